@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { defaultConfig, type AgentSettings, type HostConfig } from './host-config.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** A config.json that cannot be used: the message names the file and the problem. */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** What config.json may hold: every key optional, unknown keys refused (they are usually typos). */
+export const CONFIG_FILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        require_token: { type: 'boolean' },
+        allowed_hosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        allowed_origins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' } },
+        body_limit: { type: 'integer', minimum: 1024, maximum: 1073741824 },
+      },
+    },
+    runtime: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        cancel_grace_ms: { type: 'integer', minimum: 0, maximum: 600000 },
+        shutdown_grace_ms: { type: 'integer', minimum: 0, maximum: 600000 },
+        worker_memory_mb: { type: 'integer', minimum: 32, maximum: 16384 },
+      },
+    },
+    agents: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          enabled: { type: 'boolean' },
+          concurrency: { type: 'integer', minimum: 1, maximum: 64 },
+          notification_config: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['endpoint_url'],
+            properties: {
+              endpoint_url: { type: 'string', format: 'uri', pattern: '^https?://' },
+              auth_header: { type: 'string', pattern: '^[!#$%&\'*+.^_`|~0-9A-Za-z-]+:\\s*\\S.*$' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+interface ConfigFile {
+  server?: Partial<HostConfig['server']>;
+  runtime?: Partial<HostConfig['runtime']>;
+  agents?: Record<string, AgentSettings>;
+}
+
+const validateConfigFile = addFormats(new Ajv({ allErrors: true })).compile<ConfigFile>(CONFIG_FILE_SCHEMA);
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => {
+      const where = e.instancePath || '(top level)';
+      if (e.keyword === 'additionalProperties') {
+        return `${where}: unknown key "${String(e.params['additionalProperty'])}"`;
+      }
+      return `${where} ${e.message ?? 'is invalid'}`;
+    })
+    .join('; ');
+}
+
+/** Reads `file` (a missing file means all defaults) and returns the validated settings in it. */
+export function readConfigFile(file: string): ConfigFile {
+  if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, `cannot be read (${(err as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(file, `is not valid JSON (${(err as Error).message})`);
+  }
+  if (!validateConfigFile(parsed)) throw new ConfigError(file, describe(validateConfigFile.errors));
+  return parsed;
+}
+
+/** Flags given on the command line; they win over config.json. */
+export interface ConfigOverrides {
+  host?: string;
+  port?: number;
+}
+
+/** Defaults, then config.json, then command-line flags. */
+export function resolveConfig(file: string, overrides: ConfigOverrides = {}): HostConfig {
+  const fromFile = readConfigFile(file);
+  const base = defaultConfig();
+  const config: HostConfig = {
+    server: { ...base.server, ...fromFile.server },
+    runtime: { ...base.runtime, ...fromFile.runtime },
+    agents: { ...fromFile.agents },
+  };
+  if (overrides.host !== undefined) config.server.host = overrides.host;
+  if (overrides.port !== undefined) config.server.port = overrides.port;
+  return config;
+}
