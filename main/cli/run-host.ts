@@ -38,8 +38,9 @@ export async function runHeadless(command: HostCommand, print: (line: string) =>
           resolve(1);
         });
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // `on`, not `once`: a second signal must reach `stop` (exit now), not Node's default handler.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { fileURLToPath } from 'node:url';
 import { buildAgentCard } from './agents/agent-card.js';
 import { AgentRegistry } from './agents/agent-registry.js';
-import { loadPlugins } from './agents/plugin-loader.js';
+import { loadPlugins, pluginDirs } from './agents/plugin-loader.js';
 import { resolveConfig, type ConfigOverrides } from './config/config-file.js';
 import { dataDirLayout, prepareDataDir, type DataDirLayout } from './config/data-dir.js';
 import type { HostConfig } from './config/host-config.js';
@@ -42,8 +41,6 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-export const BUILTIN_PLUGINS_DIR = fileURLToPath(new URL('../plugins', import.meta.url));
-
 /**
  * Starts the host core: settings, store, plugins, runtime (with restart recovery) and the A2A
  * server, in that order, so a bad config or data dir fails before anything is touched.
@@ -63,17 +60,13 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   try {
     const store = new TaskStore(db);
     const tokens = new TokenStore(db);
+    // loadPlugins logs each skipped plugin itself.
     const { agents, errors } = await loadPlugins({
-      dirs: [
-        { path: BUILTIN_PLUGINS_DIR, source: 'builtin' },
-        { path: layout.plugins, source: 'data-dir' },
-        ...(options.pluginDirs ?? []).map((path) => ({ path, source: 'cli' as const })),
-      ],
+      dirs: pluginDirs(layout.root, options.pluginDirs),
       store,
       settings: config.agents,
       logger,
     });
-    for (const error of errors) logger.warn({ plugin: error.dir, slug: error.slug }, `plugin skipped: ${error.reason}`);
     const registry = new AgentRegistry(agents, errors);
     const runtime = new AgentRuntime({ store, agents: registry, artifactsRoot: layout.artifacts, runtime: config.runtime, logger });
     const service = new TaskService(store, runtime);

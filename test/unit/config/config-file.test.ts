@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig } from '../../../build/main/core/config/config-file.js';
+import { dataDirLayout, defaultDataDir } from '../../../build/main/core/config/data-dir.js';
+import { defaultConfig } from '../../../build/main/core/config/host-config.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+describe('config.json', () => {
+  let tmp: ReturnType<typeof makeTempDir>;
+  let file: string;
+  beforeEach(() => {
+    tmp = makeTempDir();
+    file = join(tmp.dir, 'config.json');
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('uses the defaults when the file does not exist', () => {
+    expect(resolveConfig(file)).toEqual(defaultConfig());
+  });
+
+  it('merges the file over the defaults and the flags over the file', () => {
+    writeFileSync(
+      file,
+      JSON.stringify({
+        server: { port: 9000, allowed_origins: ['https://orchestrator.example'] },
+        runtime: { cancel_grace_ms: 100 },
+        agents: { echo: { enabled: false, concurrency: 2, notification_config: { endpoint_url: 'https://h.example/hook', auth_header: 'Authorization: Bearer x' } } },
+      }),
+    );
+    const config = resolveConfig(file, { port: 0 });
+    expect(config.server).toMatchObject({ host: '127.0.0.1', port: 0, allowed_origins: ['https://orchestrator.example'] });
+    expect(config.runtime).toEqual({ ...defaultConfig().runtime, cancel_grace_ms: 100 });
+    expect(config.agents['echo']).toMatchObject({ enabled: false, concurrency: 2 });
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['not JSON', '{"server": ', /is not valid JSON/],
+    ['a wrong type', '{"server": {"port": "7410"}}', /\/server\/port must be integer/],
+    ['a port out of range', '{"server": {"port": 70000}}', /\/server\/port must be <= 65535/],
+    ['an unknown key', '{"sever": {}}', /unknown key "sever"/],
+    ['an unknown agent setting', '{"agents": {"echo": {"concurency": 2}}}', /unknown key "concurency"/],
+    ['a bad slug', '{"agents": {"Echo!": {}}}', /property name/],
+    ['a zero concurrency', '{"agents": {"echo": {"concurrency": 0}}}', /concurrency must be >= 1/],
+    ['a webhook without a URL', '{"agents": {"echo": {"notification_config": {}}}}', /endpoint_url/],
+    ['a malformed auth header', '{"agents": {"echo": {"notification_config": {"endpoint_url": "https://x.example", "auth_header": "Bearer x"}}}}', /auth_header/],
+    ['an array', '[]', /must be object/],
+  ];
+  for (const [what, text, message] of bad) {
+    it(`refuses ${what}, naming the file and the problem`, () => {
+      writeFileSync(file, text);
+      let error: unknown;
+      try {
+        resolveConfig(file);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message.startsWith(`${file}: `)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    });
+  }
+});
+
+describe('data dir', () => {
+  it('lays out the files DESIGN.md names', () => {
+    const layout = dataDirLayout('/tmp/x');
+    expect(layout).toEqual({
+      root: '/tmp/x',
+      database: '/tmp/x/agent-host.db',
+      artifacts: '/tmp/x/artifacts',
+      plugins: '/tmp/x/plugins',
+      config: '/tmp/x/config.json',
+    });
+  });
+
+  it("defaults to the desktop app's userData folder on each platform", () => {
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/cfg' })).toBe('/cfg/Agent Host');
+    expect(defaultDataDir('win32', { APPDATA: 'C:/Users/u/AppData/Roaming' })).toMatch(/Roaming[/\\]Agent Host$/);
+    expect(defaultDataDir('darwin', {})).toMatch(/Library[/\\]Application Support[/\\]Agent Host$/);
+  });
+});
