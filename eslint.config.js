@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -18,5 +19,27 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     ignores: ['main/shell/**'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
+  },
+  {
+    // The desk UI runs in a browser (or Electron's sandboxed renderer): browser globals only, no
+    // Node modules and no Electron; native helpers come through the preload's window.agentHost.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      // Advice for the React Compiler, which this build does not use; TanStack Virtual is meant to be called this way.
+      'react-hooks/incompatible-library': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [{ group: ['node:*'], message: 'The renderer talks to the control API; it never imports Node modules.' }],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'require', 'Buffer', '__dirname'],
+    },
   },
 );

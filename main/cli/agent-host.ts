@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommand, USAGE, UsageError } from './args.js';
 import { describeDesktopAvailability } from './desktop.js';
 import { runHeadless } from './run-host.js';
+import { runDeliveries } from './run-deliveries.js';
 import { runTokens } from './run-tokens.js';
 import { appVersion } from './version.js';
 
@@ -34,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'tokens':
         return runTokens(command, print);
+      case 'deliveries':
+        return runDeliveries(command, print);
       case 'host': {
         if (!command.headless) {
           const desktop = describeDesktopAvailability();

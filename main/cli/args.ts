@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS } from '../core/logger.js';
+import { DELIVERY_STATES, type DeliveryState } from '../core/notify/delivery-types.js';
 
 /** A command line that cannot be run: printed with the usage, exit status 2. */
 export class UsageError extends Error {
@@ -11,15 +12,23 @@ export const USAGE = `Usage:
   agent-host tokens create --name NAME     create an API token (shown once)
   agent-host tokens list                   list API tokens (no secrets)
   agent-host tokens revoke TOKEN_ID        revoke an API token
+  agent-host deliveries list [--task ID] [--state S] [--limit N]
+                                           list webhook deliveries (newest first; a task's in order)
+  agent-host deliveries redeliver DELIVERY_ID
+                                           send a delivered or dead webhook delivery again
 
 Options:
   --headless          run without the desktop app (servers, CI, SSH sessions)
   --host H            address to bind the A2A server (default 127.0.0.1)
   --port P            port of the A2A server (default 7410; 0 picks a free one)
+  --control-port P    port of the control UI and API, always on 127.0.0.1 (default 7411; 0 picks a free one)
   --data-dir D        data folder (default: the desktop app's folder)
   --plugins DIR       load plugin agents from DIR too (repeatable)
   --log-level L       ${LOG_LEVELS.join(', ')} or silent (default info)
   --name NAME         with tokens create: what the token is for
+  --task ID           with deliveries list: only this task's deliveries
+  --state S           with deliveries list: ${DELIVERY_STATES.join(', ')}
+  --limit N           with deliveries list: at most N (1-1000, default 50)
   -h, --help          show this help
   -v, --version       print the version`;
 
@@ -30,6 +39,7 @@ export interface HostCommand {
   headless: boolean;
   host?: string;
   port?: number;
+  controlPort?: number;
   dataDir?: string;
   plugins: string[];
   logLevel: LogLevelName;
@@ -40,7 +50,11 @@ export type TokensCommand =
   | { kind: 'tokens'; action: 'list'; dataDir?: string }
   | { kind: 'tokens'; action: 'revoke'; tokenId: string; dataDir?: string };
 
-export type Command = HostCommand | TokensCommand | { kind: 'help' } | { kind: 'version' };
+export type DeliveriesCommand =
+  | { kind: 'deliveries'; action: 'list'; taskId?: string; state?: DeliveryState; limit: number; dataDir?: string }
+  | { kind: 'deliveries'; action: 'redeliver'; deliveryId: number; dataDir?: string };
+
+export type Command = HostCommand | TokensCommand | DeliveriesCommand | { kind: 'help' } | { kind: 'version' };
 
 export function parseCommand(argv: string[]): Command {
   let parsed;
@@ -53,10 +67,14 @@ export function parseCommand(argv: string[]): Command {
         headless: { type: 'boolean' },
         host: { type: 'string' },
         port: { type: 'string' },
+        'control-port': { type: 'string' },
         'data-dir': { type: 'string' },
         plugins: { type: 'string', multiple: true },
         'log-level': { type: 'string' },
         name: { type: 'string' },
+        task: { type: 'string' },
+        state: { type: 'string' },
+        limit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -86,6 +104,10 @@ export function parseCommand(argv: string[]): Command {
     }
     throw new UsageError(`unknown tokens action ${JSON.stringify(action ?? '')}: use create, list or revoke`);
   }
+  if (positionals[0] === 'deliveries') return parseDeliveries(positionals, values, withDataDir);
+  if (values.task !== undefined || values.state !== undefined || values.limit !== undefined) {
+    throw new UsageError('--task, --state and --limit go with deliveries list');
+  }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 
   const command: HostCommand = { kind: 'host', headless: values.headless ?? false, plugins: values.plugins ?? [], logLevel: 'info', ...withDataDir };
@@ -98,6 +120,13 @@ export function parseCommand(argv: string[]): Command {
     if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`);
     command.port = port;
   }
+  const controlPort = values['control-port'];
+  if (controlPort !== undefined) {
+    if (!/^\d+$/.test(controlPort) || Number(controlPort) > 65535) {
+      throw new UsageError(`--control-port must be a number from 0 to 65535, not ${JSON.stringify(controlPort)}`);
+    }
+    command.controlPort = Number(controlPort);
+  }
   if (values['log-level'] !== undefined) {
     const level = values['log-level'] as LogLevelName;
     if (level !== 'silent' && !LOG_LEVELS.includes(level)) {
@@ -106,4 +135,42 @@ export function parseCommand(argv: string[]): Command {
     command.logLevel = level;
   }
   return command;
+}
+
+function parseDeliveries(
+  positionals: string[],
+  values: { task?: string | undefined; state?: string | undefined; limit?: string | undefined },
+  withDataDir: { dataDir?: string },
+): DeliveriesCommand {
+  const action = positionals[1];
+  if (action === 'list') {
+    if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
+    const command: DeliveriesCommand = { kind: 'deliveries', action, limit: 50, ...withDataDir };
+    if (values.task !== undefined) {
+      if (values.task.trim() === '') throw new UsageError('--task must not be empty');
+      command.taskId = values.task.trim();
+    }
+    if (values.state !== undefined) {
+      const state = values.state as DeliveryState;
+      if (!DELIVERY_STATES.includes(state)) throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
+      command.state = state;
+    }
+    if (values.limit !== undefined) {
+      const limit = Number(values.limit);
+      if (!/^\d+$/.test(values.limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a number from 1 to 1000, not ${JSON.stringify(values.limit)}`);
+      command.limit = limit;
+    }
+    return command;
+  }
+  if (values.task !== undefined || values.state !== undefined || values.limit !== undefined) {
+    throw new UsageError('--task, --state and --limit go with deliveries list');
+  }
+  if (action === 'redeliver') {
+    const id = positionals[2];
+    if (id === undefined) throw new UsageError('deliveries redeliver needs a DELIVERY_ID (see deliveries list)');
+    if (!/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(`DELIVERY_ID must be a positive number, not ${JSON.stringify(id)}`);
+    if (positionals.length > 3) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[3])}`);
+    return { kind: 'deliveries', action, deliveryId: Number(id), ...withDataDir };
+  }
+  throw new UsageError(`unknown deliveries action ${JSON.stringify(action ?? '')}: use list or redeliver`);
 }

@@ -5,14 +5,28 @@ import { loadPlugins, pluginDirs } from './agents/plugin-loader.js';
 import { resolveConfig, type ConfigOverrides } from './config/config-file.js';
 import { dataDirLayout, prepareDataDir, type DataDirLayout } from './config/data-dir.js';
 import type { HostConfig } from './config/host-config.js';
+import { appVersion } from './app-version.js';
+import { startControlListener, reachableUrl } from './control/control-listener.js';
+import { SessionRegistry, type SessionGrant } from './control/sessions.js';
+import { defaultUiDir } from './control/ui-static.js';
+import { HostChanges } from './host-changes.js';
+import { boundPort, httpUrl, listenError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
+import type { DeliveryStore } from './notify/delivery-store.js';
+import { setUpNotifications } from './notify/notifications.js';
+import type { Notifier } from './notify/notifier.js';
 import { AgentRuntime } from './runtime/agent-runtime.js';
 import { buildA2aServer } from './server/a2a-server.js';
 import { isLoopbackHost } from './server/security.js';
 import { openDatabase, type Db } from './store/database.js';
+import { TaskPurge } from './store/task-purge.js';
+import { TaskQueries } from './store/task-queries.js';
 import { TaskStore } from './store/task-store.js';
 import { TokenStore } from './store/token-store.js';
+import { RetentionJob } from './tasks/retention-job.js';
 import { TaskService } from './tasks/task-service.js';
+
+export { ListenError } from './listen.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -22,6 +36,8 @@ export interface HostOptions {
   logger?: Logger;
   /** better-sqlite3 binary to load (the Electron shell passes its own build). */
   nativeBinding?: string;
+  /** The renderer build the control listener serves (default: build/renderer/). */
+  uiDir?: string;
 }
 
 export interface RunningHost {
@@ -37,6 +53,19 @@ export interface RunningHost {
   runtime: AgentRuntime;
   server: FastifyInstance;
   logger: Logger;
+  /** The webhook outbox's history (and manual redelivery). */
+  deliveries: DeliveryStore;
+  notifier: Notifier;
+  /** `http://127.0.0.1:PORT` of the control API and desk UI (loopback only). */
+  controlUrl: string;
+  controlServer: FastifyInstance;
+  /** `controlUrl/?token=…` with the one-time token minted at start: what the headless CLI prints. */
+  controlLoginUrl: string;
+  /** A fresh one-time token for `POST /api/session` (the desktop window gets `{desktop: true}`). */
+  mintSessionToken(grant?: SessionGrant): string;
+  /** Tells the control API's live stream that agents, settings, tokens or deliveries changed. */
+  changes: HostChanges;
+  retention: RetentionJob;
   /** Stops intake, lets running tasks finish or see cancel within the grace period, closes the DB. */
   close(): Promise<void>;
 }
@@ -68,6 +97,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       logger,
     });
     const registry = new AgentRegistry(agents, errors);
+    // Before runtime.start(): the restart recovery's status changes are notified too.
+    const { deliveries, notifier } = setUpNotifications({ db, store, agents: registry, settings: config.notifications, logger });
     const runtime = new AgentRuntime({ store, agents: registry, artifactsRoot: layout.artifacts, runtime: config.runtime, logger });
     const service = new TaskService(store, runtime);
     let shuttingDown = false;
@@ -89,50 +120,72 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       await server.listen({ host: config.server.host, port: config.server.port });
     } catch (err) {
       await runtime.shutdown(0);
-      throw listenError(err, config);
+      throw listenError(err, { ...config.server, setting: '--port or server.port in config.json' });
     }
-    const address = server.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.server.port;
-    const url = `http://${formatHost(config.server.host)}:${port}`;
+    const port = boundPort(server.server.address(), config.server.port);
+    const url = httpUrl(config.server.host, port);
+
+    const changes = new HostChanges();
+    const retention = new RetentionJob({
+      purge: new TaskPurge(db),
+      artifactsRoot: layout.artifacts,
+      retentionDays: () => config.retention_days,
+      logger,
+    });
+    const control = await startControlListener({
+      config,
+      layout,
+      store,
+      queries: new TaskQueries(db),
+      tasks: service,
+      registry,
+      runtime,
+      tokens,
+      deliveries,
+      changes,
+      sessions: new SessionRegistry(),
+      retention,
+      a2aUrl: reachableUrl(config.server.host, port),
+      version: appVersion(),
+      isShuttingDown: () => shuttingDown,
+      logger,
+      uiDir: options.uiDir ?? defaultUiDir(),
+    }).catch(async (err: unknown) => {
+      // The A2A server already listens and the runtime runs: stop them before giving up.
+      await Promise.all([server.close(), runtime.shutdown(0)]);
+      throw err;
+    });
+    const controlServer = control.server;
+    notifier.onAttempt(() => changes.emit('deliveries'));
+    notifier.start();
+    retention.start();
 
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
         shuttingDown = true;
-        await Promise.all([server.close(), runtime.shutdown(config.runtime.shutdown_grace_ms)]);
+        const graceEnds = Date.now() + config.runtime.shutdown_grace_ms;
+        await Promise.all([server.close(), controlServer.close(), runtime.shutdown(config.runtime.shutdown_grace_ms)]);
+        // After the runtime, so the tasks' final status changes are queued (and, if due, attempted
+        // in the grace that is left); before the DB closes, since attempts are recorded in it.
+        await notifier.stop(Math.max(0, graceEnds - Date.now()));
+        await retention.stop();
         db.close();
       })();
       return closing;
     };
-    return { config, layout, url, port, db, store, tokens, registry, runtime, server, logger, close };
+    return {
+      config, layout, url, port, db, store, tokens, registry, runtime, server, logger, deliveries, notifier,
+      controlUrl: control.url,
+      controlServer,
+      controlLoginUrl: control.loginUrl(),
+      mintSessionToken: control.mintSessionToken,
+      changes,
+      retention,
+      close,
+    };
   } catch (err) {
     if (db.open) db.close();
     throw err;
   }
-}
-
-export class ListenError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function listenError(err: unknown, config: HostConfig): Error {
-  const code = (err as NodeJS.ErrnoException).code ?? 'LISTEN_FAILED';
-  const where = `${config.server.host}:${config.server.port}`;
-  if (code === 'EADDRINUSE') {
-    return new ListenError(code, `port ${where} is already in use (another Agent Host?); choose another with --port or server.port in config.json`);
-  }
-  if (code === 'EACCES') return new ListenError(code, `not allowed to listen on ${where}; choose a port above 1024`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new ListenError(code, `cannot listen on ${where}: no such address on this machine`);
-  }
-  return new ListenError(code, `cannot listen on ${where}: ${(err as Error).message}`);
-}
-
-function formatHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

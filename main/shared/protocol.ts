@@ -28,6 +28,11 @@ export interface NotificationConfig {
   endpoint_url: string;
   /** One header, written `Name: value`, sent with every notification. */
   auth_header?: string;
+  /**
+   * Extension: `whsec_<base64 key>`; notifications then carry a Standard Webhooks signature.
+   * A credential: never shown in the AgentCard, an API response or a log.
+   */
+  signing_secret?: string;
 }
 
 export interface Task {

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 function startHeadless(extra: string[] = []): CliProcess {
-  const p = runCli(['--headless', '--port', '0', '--data-dir', tmp.dir, '--log-level', 'silent', ...extra]);
+  const p = runCli(['--headless', '--port', '0', '--control-port', '0', '--data-dir', tmp.dir, '--log-level', 'silent', ...extra]);
   running.push(p);
   return p;
 }
@@ -36,6 +36,8 @@ describe('agent-host --headless', () => {
   it('logs where it listens, serves the API, and shuts down cleanly on SIGTERM', async () => {
     const p = startHeadless();
     const [, url] = await p.waitForOutput(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    // The start-up lines may arrive in several chunks: the last one says how to stop.
+    await p.waitForOutput(/Press Ctrl\+C to stop\./);
     expect(p.stdout()).toContain(`${url}/agents/echo`);
     const res = await fetch(`${url}/agents`);
     expect(res.status).toBe(200);
@@ -96,7 +98,7 @@ describe('agent-host --headless', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const p = runCli(['--headless', '--port', String(port), '--data-dir', tmp.dir, '--log-level', 'silent']);
+      const p = runCli(['--headless', '--port', String(port), '--control-port', '0', '--data-dir', tmp.dir, '--log-level', 'silent']);
       running.push(p);
       expect((await p.exited).code).toBe(1);
       expect(p.stderr()).toMatch(new RegExp(`port 127\\.0\\.0\\.1:${port} is already in use`));
@@ -137,7 +139,7 @@ describe('agent-host --headless', () => {
 describe('npm start', () => {
   it('falls back to headless where Electron is absent, saying why in one line', async () => {
     // The Electron binary cannot exist on this machine; the launcher must notice without trying to download it.
-    const p = runCli(['--port', '0', '--data-dir', tmp.dir, '--log-level', 'silent'], LAUNCHER, { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' });
+    const p = runCli(['--port', '0', '--control-port', '0', '--data-dir', tmp.dir, '--log-level', 'silent'], LAUNCHER, { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' });
     running.push(p);
     const [line] = await p.waitForOutput(/^Starting headless: .+\.$/m);
     expect(line).toMatch(/Electron|desktop shell/);

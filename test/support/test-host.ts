@@ -2,9 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHost, type RunningHost } from '../../build/main/core/host.js';
-import { createLogger } from '../../build/main/core/logger.js';
+import { createLogger, type Logger } from '../../build/main/core/logger.js';
 import type { Task, TaskStatus } from '../../build/main/shared/protocol.js';
+import { ControlClient } from './control-client.js';
+import { fetchJson, type JsonResponse } from './fetch-json.js';
 import { makeTempDir } from './temp-dir.js';
+
+export type { JsonResponse };
 
 export const FIXTURE_PLUGINS = fileURLToPath(new URL('../fixtures/plugins', import.meta.url));
 export const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -15,20 +19,22 @@ export interface TestHostOptions {
   pluginDirs?: string[];
   /** Reuse a data dir (restart tests); otherwise a fresh temp dir. */
   dataDir?: string;
+  /** Defaults to a silent logger. */
+  logger?: Logger;
+  /** The renderer build the control listener serves (default: build/renderer/). */
+  uiDir?: string;
 }
 
-export interface JsonResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
 
 export interface TestHost {
   host: RunningHost;
   url: string;
   dataDir: string;
   request<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse<T>>;
+  /** `http://127.0.0.1:PORT` of the control API. */
+  controlUrl: string;
+  /** Signs in to the control API with a fresh one-time token, as the UI does. */
+  controlSession(): Promise<ControlClient>;
   /** Resolves with the task once `predicate` holds, checked on every committed event (no polling). */
   waitForTask(taskId: string, predicate: (task: Task) => boolean, timeoutMs?: number): Promise<Task>;
   waitForStatus(taskId: string, status: TaskStatus, timeoutMs?: number): Promise<Task>;
@@ -42,24 +48,23 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const temp = options.dataDir ? undefined : makeTempDir();
   const dataDir = options.dataDir ?? temp!.dir;
   mkdirSync(dataDir, { recursive: true });
-  const config = { ...options.config, server: { port: 0, ...(options.config?.['server'] as object | undefined) } };
+  const config = {
+    ...options.config,
+    server: { port: 0, ...(options.config?.['server'] as object | undefined) },
+    control: { port: 0, ...(options.config?.['control'] as object | undefined) },
+  };
   writeFileSync(join(dataDir, 'config.json'), JSON.stringify(config));
-  const host = await startHost({ dataDir, pluginDirs: options.pluginDirs ?? [FIXTURE_PLUGINS], logger: createLogger('silent') });
+  const host = await startHost({
+    dataDir,
+    pluginDirs: options.pluginDirs ?? [FIXTURE_PLUGINS],
+    logger: options.logger ?? createLogger('silent'),
+    ...(options.uiDir !== undefined ? { uiDir: options.uiDir } : {}),
+  });
   const url = host.url;
   let stopped = false;
 
-  const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(`${url}${path}`, init);
-    const text = await response.text();
-    let parsed: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
-  };
+  const request = <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> =>
+    fetchJson<T>(method, `${url}${path}`, body, headers);
 
   const waitForTask = (taskId: string, predicate: (task: Task) => boolean, timeoutMs = 20_000): Promise<Task> =>
     new Promise<Task>((resolve, reject) => {
@@ -97,6 +102,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     url,
     dataDir,
     request,
+    controlUrl: host.controlUrl,
+    controlSession: () => ControlClient.signIn(host.controlUrl, host.mintSessionToken()),
     waitForTask,
     waitForStatus: (taskId, status, timeoutMs) => waitForTask(taskId, (t) => t.status === status, timeoutMs),
     stop,

@@ -22,10 +22,11 @@ export function buildAgentCard(agent: LoadedAgent): AgentCard {
 }
 
 /**
- * The card is readable by every allowed caller, so the webhook's credential is masked: the header's
- * name stays (the receiver learns what to check), its value does not leave this machine.
+ * The card is readable by every allowed caller, so the webhook's credentials are withheld: the auth
+ * header's name stays (the receiver learns what to check), its value does not leave this machine,
+ * and the signing secret is left out entirely (only listed fields are copied).
  */
-function publicNotificationConfig(config: NotificationConfig): NotificationConfig {
+export function publicNotificationConfig(config: NotificationConfig): NotificationConfig {
   const shown: NotificationConfig = { endpoint_url: config.endpoint_url };
   if (config.auth_header !== undefined) {
     const name = config.auth_header.split(':', 1)[0]!.trim();

@@ -1,3 +1,4 @@
+import type { NotificationConfig } from '../../shared/protocol.js';
 import type { AgentDirectory, LoadedAgent, PluginLoadError } from './loaded-agent.js';
 
 /** The agents one plugin load produced, by slug, and the plugin folders it skipped. */
@@ -47,6 +48,15 @@ export class AgentRegistry implements AgentDirectory {
     const agent = this.bySlug.get(slug);
     if (!agent) return false;
     agent.concurrency = concurrency;
+    return true;
+  }
+
+  /** False when there is no such agent; undefined removes the agent's webhook. */
+  setNotificationConfig(slug: string, config: NotificationConfig | undefined): boolean {
+    const agent = this.bySlug.get(slug);
+    if (!agent) return false;
+    if (config === undefined) delete agent.notificationConfig;
+    else agent.notificationConfig = { ...config };
     return true;
   }
 }

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { SIGNING_SECRET_PATTERN } from '../notify/signing.js';
+import { isLoopbackHost } from '../server/host-names.js';
 import { defaultConfig, type AgentSettings, type HostConfig } from './host-config.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -33,6 +35,8 @@ export const CONFIG_FILE_SCHEMA = {
         allowed_hosts: { type: 'array', items: { type: 'string', minLength: 1 } },
         allowed_origins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' } },
         body_limit: { type: 'integer', minimum: 1024, maximum: 1073741824 },
+        sse_ping_ms: { type: 'integer', minimum: 100, maximum: 3600000 },
+        sse_max_buffer_bytes: { type: 'integer', minimum: 1024, maximum: 1073741824 },
       },
     },
     runtime: {
@@ -60,18 +64,43 @@ export const CONFIG_FILE_SCHEMA = {
             properties: {
               endpoint_url: { type: 'string', format: 'uri', pattern: '^https?://' },
               auth_header: { type: 'string', pattern: '^[!#$%&\'*+.^_`|~0-9A-Za-z-]+:\\s*\\S.*$' },
+              signing_secret: { type: 'string', pattern: SIGNING_SECRET_PATTERN },
             },
           },
         },
       },
     },
+    notifications: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        retry_schedule_ms: {
+          type: 'array',
+          maxItems: 50,
+          items: { type: 'integer', minimum: 0, maximum: 604800000 },
+        },
+        timeout_ms: { type: 'integer', minimum: 10, maximum: 600000 },
+      },
+    },
+    control: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+      },
+    },
+    retention_days: { type: 'integer', minimum: 0, maximum: 36500 },
   },
 } as const;
 
-interface ConfigFile {
+export interface ConfigFile {
   server?: Partial<HostConfig['server']>;
   runtime?: Partial<HostConfig['runtime']>;
   agents?: Record<string, AgentSettings>;
+  notifications?: Partial<HostConfig['notifications']>;
+  control?: Partial<HostConfig['control']>;
+  retention_days?: number;
 }
 
 const validateConfigFile = addFormats(new Ajv({ allErrors: true })).compile<ConfigFile>(CONFIG_FILE_SCHEMA);
@@ -103,14 +132,25 @@ export function readConfigFile(file: string): ConfigFile {
   } catch (err) {
     throw new ConfigError(file, `is not valid JSON (${(err as Error).message})`);
   }
-  if (!validateConfigFile(parsed)) throw new ConfigError(file, describe(validateConfigFile.errors));
-  return parsed;
+  return checkConfigFile(file, parsed);
+}
+
+/** `value` as config.json's settings, or a ConfigError naming `file` and what is wrong. */
+export function checkConfigFile(file: string, value: unknown): ConfigFile {
+  if (!validateConfigFile(value)) throw new ConfigError(file, describe(validateConfigFile.errors));
+  // The control API serves the desk UI with a session cookie over plain HTTP: never beyond loopback.
+  const controlHost = value.control?.host;
+  if (controlHost !== undefined && !isLoopbackHost(controlHost)) {
+    throw new ConfigError(file, `/control/host must be a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(controlHost)}`);
+  }
+  return value;
 }
 
 /** Flags given on the command line; they win over config.json. */
 export interface ConfigOverrides {
   host?: string;
   port?: number;
+  controlPort?: number;
 }
 
 /** Defaults, then config.json, then command-line flags. */
@@ -121,8 +161,12 @@ export function resolveConfig(file: string, overrides: ConfigOverrides = {}): Ho
     server: { ...base.server, ...fromFile.server },
     runtime: { ...base.runtime, ...fromFile.runtime },
     agents: { ...fromFile.agents },
+    notifications: { ...base.notifications, ...fromFile.notifications },
+    control: { ...base.control, ...fromFile.control },
+    retention_days: fromFile.retention_days ?? base.retention_days,
   };
   if (overrides.host !== undefined) config.server.host = overrides.host;
   if (overrides.port !== undefined) config.server.port = overrides.port;
+  if (overrides.controlPort !== undefined) config.control.port = overrides.controlPort;
   return config;
 }

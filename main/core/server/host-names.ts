@@ -46,13 +46,18 @@ export function normalizeConfiguredHost(entry: string): string {
   return colons === 1 ? trimmed.slice(0, trimmed.indexOf(':')) : trimmed;
 }
 
+/** Whether binding `host` means every interface (0.0.0.0, ::) rather than one address. */
+export function isWildcardHost(host: string): boolean {
+  return WILDCARD_HOSTS.has(bare(host));
+}
+
 /**
  * The host names this server accepts in a Host header (DNS-rebinding defence): the loopback
  * names, the bound address when it is a specific one, and the configured extra names.
  */
 export function allowedHostnames(boundHost: string, extra: readonly string[]): Set<string> {
   const names = new Set(LOOPBACK_NAMES);
-  if (!WILDCARD_HOSTS.has(bare(boundHost))) names.add(normalizeConfiguredHost(boundHost));
+  if (!isWildcardHost(boundHost)) names.add(normalizeConfiguredHost(boundHost));
   for (const entry of extra) {
     const name = normalizeConfiguredHost(entry);
     if (name !== '') names.add(name);

@@ -22,6 +22,8 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 function unsupported(message: string): HostError {
   return new HostError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
 }
@@ -47,9 +49,9 @@ export const jsonBodyPlugin = rootPlugin(async (app) => {
   });
 
   app.addHook('onRequest', async (request) => {
-    // Only POST routes take bodies (GET/HEAD bodies are never read); unknown routes and wrong
-    // methods answer 404/405 whatever their body.
-    if (request.method !== 'POST' || request.is404) return;
+    // GET/HEAD/OPTIONS bodies are never read; unknown routes and wrong methods answer 404/405
+    // whatever their body. Every other method (POST, PATCH, DELETE…) may only carry JSON.
+    if (BODYLESS_METHODS.has(request.method) || request.is404) return;
     const contentType = request.headers['content-type'];
     if (contentType !== undefined) {
       if (!isJsonContentType(contentType)) {

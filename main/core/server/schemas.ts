@@ -6,6 +6,7 @@
  * `additionalProperties: true`, and the unit tests compare responses with the store's data.
  */
 import { ARTIFACT_TYPES, TASK_STATUSES } from '../../shared/protocol.js';
+import { SIGNING_SECRET_PATTERN } from '../notify/signing.js';
 
 const string = { type: 'string' } as const;
 /** Any JSON object, serialized as is. */
@@ -171,6 +172,8 @@ export const notificationConfigSchema = {
       pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+(?:[/?#]\\S*)?$',
     },
     auth_header: { type: 'string', maxLength: 8192, pattern: HEADER_LINE },
+    // Extension: a Standard Webhooks secret (`whsec_<base64 key>`) to sign this task's notifications.
+    signing_secret: { type: 'string', maxLength: 1024, pattern: SIGNING_SECRET_PATTERN },
   },
 } as const;
 

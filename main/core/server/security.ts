@@ -8,8 +8,24 @@ export { isLoopbackHost } from './host-names.js';
 export interface SecurityOptions {
   /** The address the server binds. */
   host: string;
-  allowedHosts: readonly string[];
-  allowedOrigins: readonly string[];
+  /**
+   * Read on every request, so settings changed while the host runs apply at once (the sets are
+   * rebuilt only when a getter returns a different array).
+   */
+  allowedHosts: () => readonly string[];
+  allowedOrigins: () => readonly string[];
+  /** The config.json section whose allowed_hosts/allowed_origins can widen the checks, for the messages. */
+  settingsKey?: string;
+}
+
+/** `compute(input)`, recomputed only when `input()` returns a different object. */
+function memoized<In, Out>(input: () => In, compute: (value: In) => Out): () => Out {
+  let last: { key: In; value: Out } | undefined;
+  return () => {
+    const key = input();
+    if (last?.key !== key) last = { key, value: compute(key) };
+    return last.value;
+  };
 }
 
 /**
@@ -24,8 +40,10 @@ export interface SecurityOptions {
  * Register it before CORS and authentication, so they only see requests that passed.
  */
 export const securityPlugin = rootPlugin(async (app, options: SecurityOptions) => {
-  const hostnames = allowedHostnames(options.host, options.allowedHosts);
-  const origins = new Set(options.allowedOrigins.map(normalizeOrigin));
+  const hostnames = memoized(options.allowedHosts, (extra) => allowedHostnames(options.host, extra));
+  const origins = memoized(options.allowedOrigins, (allowed) => new Set(allowed.map(normalizeOrigin)));
+  const hint = (what: string): string =>
+    options.settingsKey === undefined ? '' : `; add it to ${options.settingsKey}.${what} to allow it`;
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -39,21 +57,21 @@ export const securityPlugin = rootPlugin(async (app, options: SecurityOptions) =
     }
     const host = request.headers.host;
     const hostname = hostnameOfHeader(host);
-    if (hostname === undefined || !hostnames.has(hostname)) {
+    if (hostname === undefined || !hostnames().has(hostname)) {
       throw new HostError(
         403,
         ErrorCode.HOST_NOT_ALLOWED,
         host === undefined
           ? 'a Host header is required'
-          : 'the Host header does not name this server; add the name to server.allowed_hosts to allow it',
+          : `the Host header does not name this server${hint('allowed_hosts')}`,
       );
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && !origins.has(normalizeOrigin(origin))) {
+    if (origin !== undefined && !origins().has(normalizeOrigin(origin))) {
       throw new HostError(
         403,
         ErrorCode.ORIGIN_NOT_ALLOWED,
-        'requests from this Origin are not allowed; add it to server.allowed_origins to allow it',
+        `requests from this Origin are not allowed${hint('allowed_origins')}`,
       );
     }
   });

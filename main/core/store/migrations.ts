@@ -77,4 +77,82 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'webhook outbox: deliveries and their attempts',
+    // Timestamps are the protocol's ISO format, whose text order is time order, so `next_attempt_at`
+    // compares as text. The partial indexes serve the notifier's "what is due" look-ups only.
+    sql: `
+      CREATE TABLE deliveries (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id           TEXT NOT NULL REFERENCES tasks (task_id),
+        status_event_id   INTEGER NOT NULL REFERENCES task_events (id),
+        endpoint_url      TEXT NOT NULL,
+        auth_header       TEXT,
+        signing_secret    TEXT,
+        webhook_id        TEXT NOT NULL UNIQUE,
+        payload           TEXT NOT NULL,
+        state             TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','delivered','dead')),
+        attempts          INTEGER NOT NULL DEFAULT 0,
+        manual_redeliver  INTEGER NOT NULL DEFAULT 0 CHECK (manual_redeliver IN (0, 1)),
+        next_attempt_at   TEXT,
+        last_status_code  INTEGER,
+        last_error        TEXT,
+        created_at        TEXT NOT NULL,
+        delivered_at      TEXT,
+        dead_at           TEXT,
+        UNIQUE (status_event_id, endpoint_url),
+        CHECK (state <> 'pending' OR next_attempt_at IS NOT NULL)
+      );
+      CREATE INDEX deliveries_pending_due ON deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX deliveries_pending_endpoint ON deliveries (endpoint_url, next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX deliveries_task ON deliveries (task_id, endpoint_url, id);
+      CREATE INDEX deliveries_state ON deliveries (state, id);
+
+      CREATE TABLE delivery_attempts (
+        delivery_id  INTEGER NOT NULL REFERENCES deliveries (id),
+        attempt      INTEGER NOT NULL,
+        started_at   TEXT NOT NULL,
+        finished_at  TEXT,
+        status_code  INTEGER,
+        error        TEXT,
+        duration_ms  INTEGER,
+        PRIMARY KEY (delivery_id, attempt)
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'control API: task search text, retention index',
+    // task_search holds the searchable text of each task (id, the input's first 2,000 characters,
+    // prompt, error), so the UI's substring search scans small rows whatever the size of outputs
+    // and inputs; triggers keep it in step with tasks. The partial index finds finished tasks by
+    // age for the retention job without touching open ones.
+    sql: `
+      CREATE TABLE task_search (
+        seq   INTEGER PRIMARY KEY REFERENCES tasks (seq) ON DELETE CASCADE,
+        text  TEXT NOT NULL
+      );
+      INSERT INTO task_search (seq, text)
+        SELECT seq, task_id || char(10) || substr(input, 1, 2000) || char(10) || coalesce(prompt, '') || char(10) ||
+                    coalesce(error_code, '') || char(10) || coalesce(error_message, '')
+        FROM tasks;
+      CREATE TRIGGER task_search_insert AFTER INSERT ON tasks BEGIN
+        INSERT INTO task_search (seq, text) VALUES (new.seq,
+          new.task_id || char(10) || substr(new.input, 1, 2000) || char(10) || coalesce(new.prompt, '') || char(10) ||
+          coalesce(new.error_code, '') || char(10) || coalesce(new.error_message, ''));
+      END;
+      CREATE TRIGGER task_search_update AFTER UPDATE OF prompt, error_code, error_message ON tasks
+        WHEN old.prompt IS NOT new.prompt OR old.error_code IS NOT new.error_code
+          OR old.error_message IS NOT new.error_message
+      BEGIN
+        UPDATE task_search SET text =
+          new.task_id || char(10) || substr(new.input, 1, 2000) || char(10) || coalesce(new.prompt, '') || char(10) ||
+          coalesce(new.error_code, '') || char(10) || coalesce(new.error_message, '')
+        WHERE seq = new.seq;
+      END;
+      CREATE INDEX tasks_finished_updated ON tasks (updated_at)
+        WHERE status IN ('COMPLETED', 'FAILED', 'CANCELLED');
+    `,
+  },
 ];

@@ -100,7 +100,8 @@ interface TaskRow {
   updated_at: string;
 }
 
-interface ArtifactRow {
+/** An `artifacts` row as SQLite returns it (also for the control API's joined queries). */
+export interface ArtifactRow {
   artifact_id: string;
   task_id: string;
   type: ArtifactType;
@@ -140,7 +141,7 @@ function toRecord(row: TaskRow): TaskRecord {
   return record;
 }
 
-function toArtifactRecord(row: ArtifactRow): ArtifactRecord {
+export function toArtifactRecord(row: ArtifactRow): ArtifactRecord {
   const metadata: Artifact['metadata'] = { created_at: row.created_at };
   if (row.filename !== null) metadata.filename = row.filename;
   if (row.mime_type !== null) metadata.mime_type = row.mime_type;
@@ -181,6 +182,9 @@ export class TaskStore {
       insertEvent: db.prepare<[string, TaskEventKind, string, string]>(
         'INSERT INTO task_events (task_id, kind, data, created_at) VALUES (?, ?, ?, ?)',
       ),
+      lastStatusEvent: db.prepare<[string], { id: number }>(
+        `SELECT id FROM task_events WHERE task_id = ? AND kind = 'status' ORDER BY id DESC LIMIT 1`,
+      ),
       eventsAfter: db.prepare<[string, number, number], EventRow>(
         'SELECT id, task_id, kind, data FROM task_events WHERE task_id = ? AND id > ? ORDER BY id LIMIT ?',
       ),
@@ -210,6 +214,11 @@ export class TaskStore {
   onEvent(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** How many listeners are subscribed (tests check that streams unsubscribe). */
+  listenerCount(): number {
+    return this.listeners.size;
   }
 
   addStatusHook(hook: StatusChangeHook): void {
@@ -353,6 +362,11 @@ export class TaskStore {
     return this.stmt.eventsAfter
       .all(taskId, afterId, limit)
       .map((row) => ({ id: row.id, task_id: row.task_id, kind: row.kind, data: JSON.parse(row.data) }) as TaskEvent);
+  }
+
+  /** Id of the task's latest status event (the one for its current status); undefined if none. */
+  lastStatusEventId(taskId: string): number | undefined {
+    return this.stmt.lastStatusEvent.get(taskId)?.id;
   }
 
   /** The answers given so far, in order: a resumed worker replays them. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ErrorCode } from '../../shared/error-codes.js';
-import type { Artifact, JsonObject, NotificationConfig, Task } from '../../shared/protocol.js';
+import type { Artifact, JsonObject, NotificationConfig, Task, TaskEvent } from '../../shared/protocol.js';
 import type { LoadedAgent } from '../agents/loaded-agent.js';
 import { HostError } from '../host-error.js';
-import type { ArtifactRecord, TaskStore } from '../store/task-store.js';
+import type { ArtifactRecord, EventListener, TaskStore } from '../store/task-store.js';
 import { compileSchema } from '../agents/schema-validation.js';
 
 /** What the service needs from the runtime: it is told of every change it must act on. */
@@ -134,6 +134,23 @@ export class TaskService {
       throw new HostError(404, ErrorCode.ARTIFACT_NOT_FOUND, `no artifact ${artifactId} for this agent`);
     }
     return record;
+  }
+
+  /**
+   * The event log, for the SSE stream. Callers first check the task with `get` (these take no
+   * agent slug: event ids and listeners span every task).
+   */
+  listEvents(taskId: string, afterId: number, limit: number): TaskEvent[] {
+    return this.store.listEvents(taskId, afterId, limit);
+  }
+
+  lastStatusEventId(taskId: string): number | undefined {
+    return this.store.lastStatusEventId(taskId);
+  }
+
+  /** Committed events of every task, in commit order; returns the unsubscribe function. */
+  onEvent(listener: EventListener): () => void {
+    return this.store.onEvent(listener);
   }
 
   private promptValidator(schema: JsonObject): ValidateFunction {

@@ -121,6 +121,13 @@ describe('buildAgentCard', () => {
     expect(JSON.stringify(card)).not.toContain('s3cret');
     expect(validateAgentCard(card)).toBe(true);
   });
+
+  it('leaves the signing secret out of the card entirely', () => {
+    const notificationConfig = { endpoint_url: 'https://hooks.example/a2a', signing_secret: 'whsec_c2lnbmluZy1rZXk=' };
+    const card = buildAgentCard({ ...agent(), notificationConfig });
+    expect(card.notification_config).toEqual({ endpoint_url: 'https://hooks.example/a2a' });
+    expect(JSON.stringify(card)).not.toContain('whsec_');
+  });
 });
 
 describe('AgentRegistry', () => {

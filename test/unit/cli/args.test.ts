@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand, UsageError } from '../../../build/main/cli/args.js';
+import { parseCommand, USAGE, UsageError } from '../../../build/main/cli/args.js';
 
 describe('agent-host command line', () => {
   it('parses the headless host flags', () => {
@@ -21,6 +21,24 @@ describe('agent-host command line', () => {
     expect(parseCommand(['tokens', 'revoke', 'abc'])).toEqual({ kind: 'tokens', action: 'revoke', tokenId: 'abc' });
   });
 
+  it('parses deliveries commands', () => {
+    expect(parseCommand(['deliveries', 'list'])).toEqual({ kind: 'deliveries', action: 'list', limit: 50 });
+    expect(parseCommand(['deliveries', 'list', '--task', 'abc', '--state', 'dead', '--limit', '10', '--data-dir', '/d'])).toEqual({
+      kind: 'deliveries',
+      action: 'list',
+      taskId: 'abc',
+      state: 'dead',
+      limit: 10,
+      dataDir: '/d',
+    });
+    expect(parseCommand(['deliveries', 'redeliver', '42', '--data-dir', '/d'])).toEqual({ kind: 'deliveries', action: 'redeliver', deliveryId: 42, dataDir: '/d' });
+  });
+
+  it('documents the deliveries commands in the usage', () => {
+    expect(USAGE).toContain('agent-host deliveries list [--task ID] [--state S] [--limit N]');
+    expect(USAGE).toContain('agent-host deliveries redeliver DELIVERY_ID');
+  });
+
   const bad: Array<[string[], RegExp]> = [
     [['--port', 'abc'], /--port must be a number/],
     [['--port', '65536'], /--port must be a number/],
@@ -33,6 +51,17 @@ describe('agent-host command line', () => {
     [['tokens', 'revoke'], /needs a TOKEN_ID/],
     [['tokens', 'rotate'], /unknown tokens action/],
     [['serve'], /unexpected argument "serve"/],
+    [['deliveries'], /unknown deliveries action ""/],
+    [['deliveries', 'retry'], /unknown deliveries action "retry"/],
+    [['deliveries', 'list', '--state', 'lost'], /--state must be one of pending, delivered, dead/],
+    [['deliveries', 'list', '--limit', '0'], /--limit must be a number from 1 to 1000/],
+    [['deliveries', 'list', '--task', ''], /--task must not be empty/],
+    [['deliveries', 'list', 'extra'], /unexpected argument "extra"/],
+    [['deliveries', 'redeliver'], /needs a DELIVERY_ID/],
+    [['deliveries', 'redeliver', 'abc'], /DELIVERY_ID must be a positive number/],
+    [['deliveries', 'redeliver', '0'], /DELIVERY_ID must be a positive number/],
+    [['deliveries', 'redeliver', '1', '--state', 'dead'], /go with deliveries list/],
+    [['--headless', '--task', 'x'], /go with deliveries list/],
   ];
   for (const [argv, message] of bad) {
     it(`refuses ${argv.join(' ')}`, () => {

@@ -32,6 +32,21 @@ describe('config.json', () => {
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 0, allowed_origins: ['https://orchestrator.example'] });
     expect(config.runtime).toEqual({ ...defaultConfig().runtime, cancel_grace_ms: 100 });
     expect(config.agents['echo']).toMatchObject({ enabled: false, concurrency: 2 });
+    expect(config.notifications).toEqual(defaultConfig().notifications);
+  });
+
+  it('takes the notifier settings and per-agent signing secrets', () => {
+    writeFileSync(
+      file,
+      JSON.stringify({
+        notifications: { retry_schedule_ms: [100, 200] },
+        agents: { echo: { notification_config: { endpoint_url: 'https://h.example/hook', signing_secret: 'whsec_c2VjcmV0LWtleQ==' } } },
+      }),
+    );
+    const config = resolveConfig(file);
+    expect(config.notifications).toEqual({ retry_schedule_ms: [100, 200], timeout_ms: 15000 });
+    expect(config.agents['echo']!.notification_config!.signing_secret).toBe('whsec_c2VjcmV0LWtleQ==');
+    expect(defaultConfig().notifications.retry_schedule_ms).toEqual([5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000]);
   });
 
   const bad: Array<[string, string, RegExp]> = [
@@ -45,6 +60,11 @@ describe('config.json', () => {
     ['a webhook without a URL', '{"agents": {"echo": {"notification_config": {}}}}', /endpoint_url/],
     ['a malformed auth header', '{"agents": {"echo": {"notification_config": {"endpoint_url": "https://x.example", "auth_header": "Bearer x"}}}}', /auth_header/],
     ['an array', '[]', /must be object/],
+    ['a signing secret without its prefix', '{"agents": {"echo": {"notification_config": {"endpoint_url": "https://x.example", "signing_secret": "c2VjcmV0"}}}}', /\/agents\/echo\/notification_config\/signing_secret must match pattern/],
+    ['a negative retry delay', '{"notifications": {"retry_schedule_ms": [1000, -1]}}', /\/notifications\/retry_schedule_ms\/1 must be >= 0/],
+    ['a retry schedule that is not a list', '{"notifications": {"retry_schedule_ms": 5000}}', /\/notifications\/retry_schedule_ms must be array/],
+    ['a zero webhook timeout', '{"notifications": {"timeout_ms": 0}}', /\/notifications\/timeout_ms must be >= 10/],
+    ['an unknown notifications key', '{"notifications": {"retries": 3}}', /unknown key "retries"/],
   ];
   for (const [what, text, message] of bad) {
     it(`refuses ${what}, naming the file and the problem`, () => {

@@ -1,0 +1,33 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { clientErrorHandler, frameworkErrorHandler } from './error-handler.js';
+
+/**
+ * Node rejects request heads over 16 KiB, so no path parameter can be longer; a higher
+ * router limit means an over-long id reaches its route and gets the route's 404 (e.g.
+ * TASK_NOT_FOUND) rather than a router error.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
+/**
+ * A Fastify instance with the options both of the host's listeners (A2A and control) need, so
+ * they validate, log and fail alike. Not yet listening; register the plugins, then `listen`.
+ */
+export function createFastify(pinoLogger: Logger, bodyLimit: number): FastifyInstance {
+  // Typed as Fastify's logger so the instance is a plain FastifyInstance for callers.
+  const logger: FastifyBaseLogger = pinoLogger;
+  return Fastify({
+    loggerInstance: logger,
+    // One line per request at info would drown the host's own log; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Request validation must reject, not repair: Fastify's defaults coerce types and silently
+    // drop unknown keys. allErrors stays off (Fastify's default) to bound the work per request.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // Our security plugin answers 503 SHUTTING_DOWN in the protocol's shape instead.
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+  });
+}

@@ -1,0 +1,276 @@
+/**
+ * The app store against an in-test fake of the control API (this file's only stand-in: the real
+ * API is exercised by the browser tests against a running host).
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentList, InboxItem, SessionInfo, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
+import type { JsonObject, Task, TaskStatus } from '../../../main/shared/protocol.js';
+import type { ControlApi } from '../../../renderer/src/api/client.js';
+import { ApiError } from '../../../renderer/src/api/http.js';
+import { createAppStore, type AppStore } from '../../../renderer/src/store/app-store.js';
+import { summaryOf } from '../../../renderer/src/store/task-reducers.js';
+
+function task(n: number, status: TaskStatus = 'WORKING', extra: Partial<Task> = {}): Task {
+  const mm = String(n).padStart(2, '0');
+  return {
+    task_id: `t${n}`,
+    agent_id: 'a',
+    status,
+    input: { n },
+    created_at: `2025-01-01T10:${mm}:00.000Z`,
+    updated_at: `2025-01-01T11:${mm}:00.000Z`,
+    ...extra,
+  };
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (err: unknown) => void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const notUsed = (): never => {
+  throw new Error('not used by this test');
+};
+
+/** A fake API whose list, inbox and answer calls are answered by the test, in any order. */
+class FakeApi implements ControlApi {
+  taskQueries: TaskListQuery[] = [];
+  taskPages: Deferred<TaskListPage>[] = [];
+  inboxCalls = 0;
+  inbox: InboxItem[] = [];
+  agentCalls = 0;
+  answers: { taskId: string; input: JsonObject }[] = [];
+  answerResult: () => Promise<Task> = async () => task(1);
+  session: () => Promise<SessionInfo> = async () => ({ version: '1', a2a_url: 'http://h', data_dir: '/d', desktop: false });
+  sessionTokens: string[] = [];
+
+  getSession = (): Promise<SessionInfo> => this.session();
+  createSession = async (token: string): Promise<SessionInfo> => {
+    this.sessionTokens.push(token);
+    if (token !== 'good') throw new ApiError(401, 'UNAUTHORIZED', 'unknown token');
+    return this.session();
+  };
+  listTasks = (query: TaskListQuery): Promise<TaskListPage> => {
+    this.taskQueries.push(query);
+    const d = deferred<TaskListPage>();
+    this.taskPages.push(d);
+    return d.promise;
+  };
+  getInbox = async (): Promise<InboxItem[]> => {
+    this.inboxCalls++;
+    return this.inbox;
+  };
+  listAgents = async (): Promise<AgentList> => {
+    this.agentCalls++;
+    return { agents: [], load_errors: [] };
+  };
+  answerTask = async (taskId: string, input: JsonObject): Promise<Task> => {
+    this.answers.push({ taskId, input });
+    return this.answerResult();
+  };
+  getTask = notUsed;
+  getTaskEvents = notUsed;
+  cancelTask = notUsed;
+  createTask = notUsed;
+  listArtifacts = notUsed;
+  patchAgent = notUsed;
+  listDeliveries = notUsed;
+  getDeliveryAttempts = notUsed;
+  redeliver = notUsed;
+  listTokens = notUsed;
+  createToken = notUsed;
+  revokeToken = notUsed;
+  getSettings = notUsed;
+  patchSettings = notUsed;
+}
+
+function setup(): { api: FakeApi; store: AppStore } {
+  const api = new FakeApi();
+  let clock = 1000;
+  const store = createAppStore(api, { debounceMs: 0, now: () => clock++ });
+  return { api, store };
+}
+
+const waiting = (n: number, prompt = `Question ${n}?`): InboxItem => ({
+  task: task(n, 'INPUT_REQUIRED', { prompt }),
+  agent_slug: 'echo',
+  agent_display_name: 'Echo',
+});
+
+const statusEvent = (id: number, t: Task, agent = 'echo') => ({ type: 'task' as const, agent_slug: agent, event: { id, task_id: t.task_id, kind: 'status' as const, data: t } });
+
+describe('answering from the inbox', () => {
+  it('removes the task at once and keeps it out after the host accepts', async () => {
+    const { api, store } = setup();
+    api.inbox = [waiting(1), waiting(2)];
+    await store.getState().loadInbox();
+    expect(store.getState().inbox.items.map((i) => i.task.task_id)).toEqual(['t2', 't1']);
+
+    const sent = store.getState().answerTask('t1', { text: 'yes' });
+    expect(store.getState().inbox.items.map((i) => i.task.task_id)).toEqual(['t2']);
+    expect(await sent).toBe(true);
+    expect(api.answers).toEqual([{ taskId: 't1', input: { text: 'yes' } }]);
+    // The stream may still replay the prompt that was just answered: it must not come back.
+    store.getState().receive([statusEvent(50, waiting(1).task)]);
+    expect(store.getState().inbox.items.map((i) => i.task.task_id)).toEqual(['t2']);
+    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'success', message: 'Answer sent to Echo.' });
+  });
+
+  it('puts the task back with the error and the answer given when the host refuses it', async () => {
+    const { api, store } = setup();
+    api.inbox = [waiting(1)];
+    await store.getState().loadInbox();
+    const details = [{ path: '/name', message: 'must be string', keyword: 'type' }];
+    api.answerResult = async () => {
+      throw new ApiError(400, 'INVALID_ANSWER', 'the answer does not match the prompt schema', details);
+    };
+    expect(await store.getState().answerTask('t1', { name: 5 })).toBe(false);
+    expect(store.getState().inbox.items.map((i) => i.task.task_id)).toEqual(['t1']);
+    expect(store.getState().inbox.failures.t1).toMatchObject({ message: 'the answer does not match the prompt schema', details, answer: { name: 5 } });
+  });
+
+  it('does not put back a task that is no longer waiting (409)', async () => {
+    const { api, store } = setup();
+    api.inbox = [waiting(1)];
+    await store.getState().loadInbox();
+    api.answerResult = async () => {
+      throw new ApiError(409, 'INVALID_STATE', 'task is CANCELLED');
+    };
+    expect(await store.getState().answerTask('t1', { text: 'late' })).toBe(false);
+    expect(store.getState().inbox.items).toEqual([]);
+    expect(store.getState().inbox.failures).toEqual({});
+  });
+
+  it('shows a new question from the same task after it was answered', async () => {
+    const { api, store } = setup();
+    api.inbox = [waiting(1)];
+    await store.getState().loadInbox();
+    await store.getState().answerTask('t1', { text: 'a' });
+    store.getState().receive([statusEvent(60, task(1, 'WORKING')), statusEvent(61, task(1, 'INPUT_REQUIRED', { prompt: 'Next?', updated_at: '2025-01-01T12:00:00.000Z' }))]);
+    expect(store.getState().inbox.items.map((i) => i.task.prompt)).toEqual(['Next?']);
+  });
+});
+
+describe('the task list', () => {
+  it('asks for the filters and ignores an answer for filters that were replaced meanwhile', async () => {
+    const { api, store } = setup();
+    void store.getState().loadTasks();
+    store.getState().setTaskFilters({ status: ['FAILED'], agent: ['echo'], q: ' disk ' });
+    expect(api.taskQueries.at(-1)).toEqual({ status: ['FAILED'], agent: ['echo'], q: 'disk', limit: 200 });
+    api.taskPages[1]!.resolve({ tasks: [summaryOf(task(2, 'FAILED'), 'echo')], total: 1 });
+    await flush();
+    api.taskPages[0]!.resolve({ tasks: [summaryOf(task(1), 'echo'), summaryOf(task(3), 'echo')], total: 2 });
+    await flush();
+    expect(store.getState().tasks.rows.map((r) => r.task_id)).toEqual(['t2']);
+    expect(store.getState().tasks.total).toBe(1);
+  });
+
+  it('applies status events that arrive while a page is on its way on top of that page', async () => {
+    const { api, store } = setup();
+    void store.getState().loadTasks();
+    store.getState().receive([statusEvent(70, task(5, 'SUBMITTED')), statusEvent(71, task(1, 'COMPLETED'))]);
+    // The page is a snapshot from before those events.
+    api.taskPages[0]!.resolve({ tasks: [summaryOf(task(1, 'WORKING'), 'echo')], total: 1 });
+    await flush();
+    expect(store.getState().tasks.rows.map((r) => [r.task_id, r.status])).toEqual([
+      ['t5', 'SUBMITTED'],
+      ['t1', 'COMPLETED'],
+    ]);
+    expect(store.getState().tasks.total).toBe(2);
+  });
+
+  it('pages on with the cursor and keeps one copy of a task that was inserted live', async () => {
+    const { api, store } = setup();
+    void store.getState().loadTasks();
+    api.taskPages[0]!.resolve({ tasks: [summaryOf(task(9), 'echo'), summaryOf(task(8), 'echo')], total: 4, next_cursor: 'c1' });
+    await flush();
+    void store.getState().loadMoreTasks();
+    expect(api.taskQueries.at(-1)).toMatchObject({ cursor: 'c1' });
+    api.taskPages[1]!.resolve({ tasks: [summaryOf(task(8), 'echo'), summaryOf(task(7), 'echo')], total: 4 });
+    await flush();
+    expect(store.getState().tasks.rows.map((r) => r.task_id)).toEqual(['t9', 't8', 't7']);
+    expect(store.getState().tasks.nextCursor).toBeUndefined();
+  });
+});
+
+describe('live events', () => {
+  it('a `reset` refetches every part that was loaded, and nothing else', async () => {
+    const { api, store } = setup();
+    await store.getState().loadInbox();
+    await store.getState().loadAgents();
+    store.getState().receive([{ type: 'reset' }]);
+    await flush();
+    expect(api.inboxCalls).toBe(2);
+    expect(api.agentCalls).toBe(2);
+    expect(api.taskQueries).toEqual([]);
+  });
+
+  it('refreshAll(since) refetches only what was fetched before the stream opened', async () => {
+    const { api, store } = setup();
+    await store.getState().loadInbox();
+    const opened = 1_000_000;
+    store.getState().refreshAll(opened);
+    await flush();
+    expect(api.inboxCalls).toBe(2);
+    store.getState().refreshAll(0);
+    await flush();
+    expect(api.inboxCalls).toBe(2);
+  });
+
+  it('`changed: agents` refetches the agents once they are loaded', async () => {
+    const { api, store } = setup();
+    store.getState().receive([{ type: 'changed', what: 'agents' }]);
+    expect(api.agentCalls).toBe(0);
+    await store.getState().loadAgents();
+    store.getState().receive([{ type: 'changed', what: 'agents' }]);
+    await flush();
+    expect(api.agentCalls).toBe(2);
+  });
+});
+
+describe('session', () => {
+  it('exchanges a good token, and says so when a token is spent', async () => {
+    const { api, store } = setup();
+    await store.getState().startSession('good');
+    expect(store.getState().session).toMatchObject({ status: 'ready', info: { version: '1' } });
+
+    const other = setup();
+    other.api.session = async () => {
+      throw new ApiError(401, 'UNAUTHORIZED', 'no session');
+    };
+    await other.store.getState().startSession('spent');
+    expect(other.store.getState().session).toEqual({ status: 'signed-out', reason: 'invalid-token' });
+    expect(api.sessionTokens).toEqual(['good']);
+  });
+
+  it('keeps the session this browser already has when an old link is opened again', async () => {
+    const { store } = setup();
+    await store.getState().startSession('spent');
+    expect(store.getState().session.status).toBe('ready');
+  });
+
+  it('tells an unreachable host from a missing session, and notices a session that ended', async () => {
+    const { api, store } = setup();
+    api.session = async () => {
+      throw new ApiError(0, 'NETWORK_ERROR', 'Agent Host is not answering.');
+    };
+    await store.getState().startSession();
+    expect(store.getState().session).toEqual({ status: 'unreachable', message: 'Agent Host is not answering.' });
+
+    api.session = async () => ({ version: '1', a2a_url: 'http://h', data_dir: '/d', desktop: false });
+    await store.getState().startSession();
+    store.getState().sessionEnded();
+    expect(store.getState().session).toEqual({ status: 'signed-out', reason: 'ended' });
+  });
+});
