@@ -9,8 +9,9 @@ import type { AgentCard, Artifact, JsonObject, LogLevel, NotificationConfig, Tas
 
 /**
  * `POST /api/session` `{token}`: exchanges the one-time token from the URL the host printed (or
- * the desktop shell's token) for an HttpOnly, SameSite=Strict session cookie. 401 if the token is
- * unknown or already used. `GET /api/session` answers 200 with a session, 401 without.
+ * the desktop shell's token) for an HttpOnly, SameSite=Strict session cookie, and answers 200 with
+ * the SessionInfo. 401 if the token is unknown or already used. `GET /api/session` answers 200 with
+ * a session, 401 without.
  */
 export interface SessionRequest {
   token: string;
@@ -95,6 +96,10 @@ export interface InboxItem {
   agent_slug: string;
   agent_display_name: string;
 }
+/** The body of `GET /api/inbox`. */
+export interface InboxList {
+  items: InboxItem[];
+}
 
 // ---- artifacts ---------------------------------------------------------------------------------
 
@@ -150,8 +155,9 @@ export interface AgentList {
   load_errors: PluginLoadErrorInfo[];
 }
 /**
- * `PATCH /api/agents/{slug}`: saved to config.json and applied at once. `notification_config:
- * null` removes it; an `auth_header` equal to the masked value keeps the stored one.
+ * `PATCH /api/agents/{slug}`: saved to config.json and applied at once; answers 200 with the
+ * AgentInfo. `notification_config: null` removes it; an `auth_header` equal to the masked value
+ * keeps the stored one; a `signing_secret` left out keeps the stored one, `""` removes it.
  */
 export interface AgentSettingsPatch {
   enabled?: boolean;
@@ -184,15 +190,25 @@ export interface DeliveryAttempt {
   status_code?: number;
   error?: string;
 }
-/** `GET /api/deliveries?task=&state=&limit=&cursor=`; `GET /api/deliveries/{id}/attempts`; `POST /api/deliveries/{id}/redeliver`. */
+/**
+ * `GET /api/deliveries?task=&state=&limit=&cursor=`; `GET /api/deliveries/{id}/attempts`
+ * (a DeliveryAttemptList); `POST /api/deliveries/{id}/redeliver` (200 with the DeliverySummary,
+ * 409 while it is pending).
+ */
 export interface DeliveryListPage {
   deliveries: DeliverySummary[];
   next_cursor?: string;
 }
+export interface DeliveryAttemptList {
+  attempts: DeliveryAttempt[];
+}
 
 // ---- tokens and settings -----------------------------------------------------------------------
 
-/** `GET /api/tokens`, `POST /api/tokens` `{name}` (the token is in the answer, once), `DELETE /api/tokens/{id}`. */
+/**
+ * `GET /api/tokens` (an ApiTokenList), `POST /api/tokens` `{name}` (201, a CreatedApiTokenInfo: the
+ * token is in the answer, once), `DELETE /api/tokens/{id}` (204).
+ */
 export interface ApiTokenInfo {
   token_id: string;
   name: string;
@@ -201,6 +217,9 @@ export interface ApiTokenInfo {
 }
 export interface CreatedApiTokenInfo extends ApiTokenInfo {
   token: string;
+}
+export interface ApiTokenList {
+  tokens: ApiTokenInfo[];
 }
 
 /** `GET /api/settings`, `PATCH /api/settings` (saved to config.json). */
@@ -228,7 +247,12 @@ export type ControlEvent =
   | { type: 'task'; event: TaskEvent; agent_slug: string }
   | { type: 'changed'; what: 'agents' | 'settings' | 'tokens' | 'deliveries' }
   | { type: 'reset' };
-/** SSE `event:` names: `task`, `changed`, `reset` (the client is too far behind: refetch everything), `ping`. */
+/**
+ * SSE `event:` names: `task`, `changed`, `reset` (the client is too far behind: refetch everything;
+ * its SSE id is the newest event's, so the stream resumes from there), `ping` (data `{timestamp}`).
+ * A new stream (no Last-Event-ID) starts with an id-only frame: the newest event id, so a reconnect
+ * resumes from the moment it connected.
+ */
 export const CONTROL_EVENT_NAMES = ['task', 'changed', 'reset', 'ping'] as const;
 
 export type { LogLevel };

@@ -152,12 +152,19 @@ describe('search', () => {
     ['quotes, which the stored JSON escapes', '"quoted"'],
     ['the prompt', 'colour for task 17'],
     ['the error message', 'reach host number 41'],
-    ['the error code, with a status filter', 'agent_error', 'status=FAILED'],
+    // Filters that leave fewer than 20,000 tasks are read first, broader ones after the search.
+    ['the error code, with a narrow status filter', 'agent_error', 'status=FAILED'],
+    ['a word, with a broad status filter', 'ledger', 'status=COMPLETED'],
+    ['a word, with an agent and a status filter', 'invoice', 'agent=seed-alpha&status=COMPLETED,CANCELLED'],
   ];
   for (const [label, q, extra] of cases) {
     it(`finds ${label}`, async () => {
-      const statuses = extra ? new URLSearchParams(extra).get('status')!.split(',') : undefined;
-      const expected = rows.filter((row) => matches(row, q) && (statuses === undefined || statuses.includes(row.status))).map((row) => row.task_id);
+      const params = new URLSearchParams(extra ?? '');
+      const statuses = params.get('status')?.split(',');
+      const agents = params.get('agent')?.split(',');
+      const expected = rows
+        .filter((row) => matches(row, q) && (statuses === undefined || statuses.includes(row.status)) && (agents === undefined || agents.includes(row.agent_slug)))
+        .map((row) => row.task_id);
       expect(expected.length).toBeGreaterThan(0);
       const { ids, pages } = await pageThrough(`q=${encodeURIComponent(q)}${extra ? `&${extra}` : ''}`, 500);
       expect(ids).toEqual(expected);

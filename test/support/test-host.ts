@@ -35,6 +35,8 @@ export interface TestHost {
   controlUrl: string;
   /** Signs in to the control API with a fresh one-time token, as the UI does. */
   controlSession(): Promise<ControlClient>;
+  /** `controlUrl/?token=…` with a fresh one-time token: the link `agent-host --headless` prints. */
+  controlLoginUrl(): string;
   /** Resolves with the task once `predicate` holds, checked on every committed event (no polling). */
   waitForTask(taskId: string, predicate: (task: Task) => boolean, timeoutMs?: number): Promise<Task>;
   waitForStatus(taskId: string, status: TaskStatus, timeoutMs?: number): Promise<Task>;
@@ -104,6 +106,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     request,
     controlUrl: host.controlUrl,
     controlSession: () => ControlClient.signIn(host.controlUrl, host.mintSessionToken()),
+    controlLoginUrl: () => `${host.controlUrl}/?token=${encodeURIComponent(host.mintSessionToken())}`,
     waitForTask,
     waitForStatus: (taskId, status, timeoutMs) => waitForTask(taskId, (t) => t.status === status, timeoutMs),
     stop,

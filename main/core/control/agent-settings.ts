@@ -19,7 +19,7 @@ function isMasked(header: string): boolean {
 /**
  * The webhook the patch asks for, with what the UI cannot know filled in from the stored one: a
  * masked auth header keeps the stored header, an absent signing secret keeps the stored secret
- * (`""` removes it). Undefined means "no webhook".
+ * (`""` removes it).
  */
 function nextNotificationConfig(
   stored: NotificationConfig | undefined,
@@ -44,6 +44,7 @@ function nextNotificationConfig(
  */
 export function updateAgentSettings(deps: AgentSettingsDeps, slug: string, patch: AgentSettingsPatch): LoadedAgent {
   const agent = findAgent(deps.registry, slug);
+  // Undefined: the webhook is not being changed; `{config: undefined}`: it is being removed.
   const webhook =
     patch.notification_config === undefined
       ? undefined

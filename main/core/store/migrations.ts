@@ -123,11 +123,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'control API: task search text, retention index',
+    name: 'control API: task search text, retention and agent paging indexes',
     // task_search holds the searchable text of each task (id, the input's first 2,000 characters,
     // prompt, error), so the UI's substring search scans small rows whatever the size of outputs
     // and inputs; triggers keep it in step with tasks. The partial index finds finished tasks by
-    // age for the retention job without touching open ones.
+    // age for the retention job without touching open ones; tasks_agent_seq pages one agent's tasks
+    // newest first without sorting them all.
     sql: `
       CREATE TABLE task_search (
         seq   INTEGER PRIMARY KEY REFERENCES tasks (seq) ON DELETE CASCADE,
@@ -153,6 +154,7 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
       CREATE INDEX tasks_finished_updated ON tasks (updated_at)
         WHERE status IN ('COMPLETED', 'FAILED', 'CANCELLED');
+      CREATE INDEX tasks_agent_seq ON tasks (agent_slug, seq);
     `,
   },
 ];

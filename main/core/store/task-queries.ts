@@ -65,20 +65,38 @@ function placeholders(count: number): string {
 }
 
 /**
- * The FROM and WHERE clauses (without paging) of a task list filter, with its parameters in
- * order; `key` is the column to page on. A search drives the query from `task_search` (small
- * rows, see migration 3): CROSS JOIN keeps SQLite from scanning the wide tasks table instead.
+ * How a search combines with status/agent filters. `search-first` reads every search text (small
+ * rows, migration 3) and looks up the matches' status; `filter-first` starts from the filters'
+ * index and tests only those tasks' texts. The cheaper one depends on how many tasks the filters
+ * leave, which their index counts in well under a millisecond.
  */
-function taskFilterSql(filter: TaskListFilter, columns: 'summary' | 'count'): { from: string; where: string; key: string; params: unknown[] } {
+export type SearchDrive = 'search-first' | 'filter-first';
+
+/** Below this many tasks left by the status/agent filters, a search starts from them. */
+export const FILTER_FIRST_BELOW = 20_000;
+
+/**
+ * The FROM and WHERE clauses (without paging) of a task list filter, with its parameters in
+ * order; `key` is the column to page on. CROSS JOIN fixes the order of the tables for a
+ * search-first query: SQLite would otherwise scan the wide tasks table itself.
+ */
+function taskFilterSql(
+  filter: TaskListFilter,
+  columns: 'summary' | 'count',
+  drive: SearchDrive,
+): { from: string; where: string; key: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   let from = 'tasks AS t';
   let key = 't.seq';
   if (filter.q !== undefined && filter.q !== '') {
-    // A bare count of search matches needs no column of tasks.
-    const bare = columns === 'count' && filter.statuses.length === 0 && filter.agents.length === 0;
-    from = bare ? 'task_search AS s' : 'task_search AS s CROSS JOIN tasks AS t ON t.seq = s.seq';
-    key = 's.seq';
+    const filtered = filter.statuses.length > 0 || filter.agents.length > 0;
+    if (drive === 'filter-first') from = 'tasks AS t JOIN task_search AS s ON s.seq = t.seq';
+    else {
+      // A bare count of search matches needs no column of tasks.
+      from = columns === 'count' && !filtered ? 'task_search AS s' : 'task_search AS s CROSS JOIN tasks AS t ON t.seq = s.seq';
+      key = 's.seq';
+    }
     const terms = [`s.text LIKE ? ESCAPE '\\'`];
     params.push(`%${escapeLike(filter.q)}%`);
     // The input is stored as JSON: a quote or backslash typed in the search box is escaped there.
@@ -141,7 +159,7 @@ export class TaskQueries {
 
   /** Up to `limit` tasks matching `filter` with `seq < beforeSeq`, newest first. */
   listTasks(filter: TaskListFilter, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): TaskSummaryRow[] {
-    const { from, where, key, params } = taskFilterSql(filter, 'summary');
+    const { from, where, key, params } = taskFilterSql(filter, 'summary', this.searchDrive(filter));
     const statement = this.prepare(
       `SELECT t.seq, t.task_id, t.agent_slug, t.status, t.created_at, t.updated_at, t.prompt, t.error_code,
          substr(t.input, 1, ${INPUT_PREVIEW_CHARS}) AS input_preview
@@ -152,9 +170,15 @@ export class TaskQueries {
 
   /** How many tasks match `filter`. */
   countTasks(filter: TaskListFilter): number {
-    const { from, where, params } = taskFilterSql(filter, 'count');
+    const { from, where, params } = taskFilterSql(filter, 'count', this.searchDrive(filter));
     const row = this.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`).get(...params) as { n: number };
     return row.n;
+  }
+
+  /** See SearchDrive. */
+  searchDrive(filter: TaskListFilter): SearchDrive {
+    if (filter.q === undefined || filter.q === '' || (filter.statuses.length === 0 && filter.agents.length === 0)) return 'search-first';
+    return this.countTasks({ statuses: filter.statuses, agents: filter.agents }) < FILTER_FIRST_BELOW ? 'filter-first' : 'search-first';
   }
 
   /** The task's newest `limit` events before `beforeId`, oldest first, and whether older ones exist. */

@@ -85,7 +85,8 @@ export class RetentionJob {
       const removed = purge.remove(batch, cutoff);
       deleted += removed.length;
       await nextTurn();
-      // Fewer than picked: a redelivery started meanwhile; those wait for the next pass.
+      // A short batch was the last; one where nothing could go (every task got a redelivery
+      // meanwhile) would only be picked again.
       if (removed.length === 0 || batch.length < TASKS_PER_BATCH) break;
     }
     if (deleted > 0) this.logger.info({ deleted, retentionDays: days }, 'deleted finished tasks past the retention period');

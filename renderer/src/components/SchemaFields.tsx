@@ -2,7 +2,7 @@
  * The inputs of a generated form, one component per field kind. Each gets its raw value and
  * reports a new one; errors come from the form, keyed by path ("a.b", "tags.2").
  */
-import type { KeyboardEvent } from 'react';
+import type { FocusEvent, KeyboardEvent } from 'react';
 import {
   emptyItem,
   fieldHint,
@@ -19,9 +19,9 @@ import { Icon } from './Icon.js';
 export interface FieldContext {
   idPrefix: string;
   errors: FieldErrors;
-  /** Whether to show the error at a path (after a submit, or once the field was left). */
+  /** Whether to show the error at a path (after a submit, or once the field was left for another field). */
   visible: (path: string) => boolean;
-  onBlur: (path: string) => void;
+  onBlur: (path: string, event: FocusEvent) => void;
   /** Ctrl/⌘+Enter in any input submits the form. */
   onSubmitShortcut: () => void;
   disabled: boolean;
@@ -89,7 +89,7 @@ function FieldInput({ field, value, path, ctx, onChange }: { field: Field; value
           aria-describedby={describedBy}
           disabled={ctx.disabled}
           onChange={(e) => onChange(e.target.value)}
-          onBlur={() => ctx.onBlur(path)}
+          onBlur={(e) => ctx.onBlur(path, e)}
           onKeyDown={(e) => submitOnModEnter(e, ctx)}
         />
       ) : (
@@ -102,7 +102,7 @@ function FieldInput({ field, value, path, ctx, onChange }: { field: Field; value
           describedBy={describedBy}
           ctx={ctx}
           onChange={onChange}
-          onBlur={() => ctx.onBlur(path)}
+          onBlur={(e) => ctx.onBlur(path, e)}
         />
       )}
       {error && (
@@ -134,7 +134,7 @@ function PrimitiveInput({
   describedBy: string | undefined;
   ctx: FieldContext;
   onChange: (v: RawValue) => void;
-  onBlur: () => void;
+  onBlur: (event: FocusEvent) => void;
   ariaLabel?: string;
 }) {
   const common = {
@@ -219,7 +219,7 @@ function BooleanInput({ field, value, path, ctx, onChange }: { field: Field; val
           disabled={ctx.disabled}
           aria-describedby={field.description ? `${id}-desc` : undefined}
           onChange={(e) => onChange(e.target.checked)}
-          onBlur={() => ctx.onBlur(path)}
+          onBlur={(e) => ctx.onBlur(path, e)}
         />
         <span>{field.label}</span>
       </label>
@@ -269,7 +269,7 @@ function ArrayInput({
                 ariaLabel={`${field.label}, item ${i + 1}`}
                 ctx={ctx}
                 onChange={(v) => onChange(value.map((old, j) => (j === i ? v : old)))}
-                onBlur={() => ctx.onBlur(itemPath)}
+                onBlur={(e) => ctx.onBlur(itemPath, e)}
               />
               <button
                 type="button"

@@ -127,7 +127,13 @@ export function SchemaForm({ schema, initial, submitLabel, submitIcon = 'send', 
     idPrefix,
     errors,
     visible: (path) => submitted || touched.has(path) || path in serverErrors,
-    onBlur: (path) => setTouched((t) => (t.has(path) ? t : new Set(t).add(path))),
+    onBlur: (path, event) => {
+      // Only when moving on to another field: an error appearing as you press "Send" would shift
+      // the button under the pointer and swallow the click.
+      const next = event.relatedTarget;
+      if (!(next instanceof HTMLElement) || !next.matches('input, select, textarea')) return;
+      setTouched((t) => (t.has(path) ? t : new Set(t).add(path)));
+    },
     onSubmitShortcut: () => submit(),
     disabled: busy,
   };

@@ -5,8 +5,16 @@
  * end comes into view (keyset paging has no random access, so there is no "jump to row N").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { Spinner } from './States.js';
+
+/** For a view's own shortcuts: j/k work even when the list does not have the focus yet. */
+export interface VirtualListControl {
+  /** Focuses the list and moves the cursor by `delta` rows (to the first row when there is none). */
+  step(delta: number): void;
+  /** Opens the row under the cursor. */
+  openActive(): void;
+}
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -26,6 +34,7 @@ export interface VirtualListProps<T> {
   onLoadMore?: () => void;
   ariaLabel: string;
   listRef?: Ref<HTMLDivElement>;
+  controlRef?: Ref<VirtualListControl>;
   /** Extra class on the scroll container. */
   className?: string;
 }
@@ -48,6 +57,7 @@ export function VirtualList<T>({
   onLoadMore,
   ariaLabel,
   listRef,
+  controlRef,
   className,
 }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -64,6 +74,31 @@ export function VirtualList<T>({
   const lastIndex = virtualItems[virtualItems.length - 1]?.index ?? 0;
   const activeIndex = activeKey === undefined ? -1 : items.findIndex((item) => getKey(item) === activeKey);
 
+  // Scroll anchoring: rows inserted above (live tasks arrive on top) must not push the rows you are
+  // reading down. Away from the top, the first visible row stays where it was; at the very top
+  // the new rows simply appear.
+  const anchorRef = useRef<{ key: string; index: number } | null>(null);
+  const itemsRef = useRef(items);
+  const recordAnchor = (): void => {
+    const el = scrollRef.current;
+    const index = el ? Math.floor(el.scrollTop / rowHeight) : 0;
+    const item = items[index];
+    anchorRef.current = item && el && el.scrollTop > 0 ? { key: getKey(item), index } : null;
+  };
+  useLayoutEffect(() => {
+    if (itemsRef.current === items) return;
+    itemsRef.current = items;
+    const el = scrollRef.current;
+    const anchor = anchorRef.current;
+    if (el && anchor && items[anchor.index] && getKey(items[anchor.index]!) !== anchor.key) {
+      const index = items.findIndex((item) => getKey(item) === anchor.key);
+      if (index >= 0) el.scrollTop += (index - anchor.index) * rowHeight;
+    }
+    const index = el ? Math.floor(el.scrollTop / rowHeight) : 0;
+    const item = items[index];
+    anchorRef.current = item && el && el.scrollTop > 0 ? { key: getKey(item), index } : null;
+  }, [items, getKey, rowHeight]);
+
   useEffect(() => {
     if (hasMore && !loadingMore && !moreError && onLoadMore && lastIndex >= items.length - PREFETCH_ROWS) onLoadMore();
   }, [hasMore, loadingMore, moreError, onLoadMore, lastIndex, items.length]);
@@ -74,6 +109,19 @@ export function VirtualList<T>({
     onActiveChange?.(items[clamped]!);
     virtualizer.scrollToIndex(clamped, { align: 'auto' });
   };
+
+  const openActive = (): void => {
+    const item = items[activeIndex];
+    if (item && onOpen) onOpen(item);
+  };
+
+  useImperativeHandle(controlRef, () => ({
+    step(delta) {
+      scrollRef.current?.focus({ preventScroll: true });
+      move(activeIndex < 0 ? 0 : activeIndex + delta);
+    },
+    openActive,
+  }));
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -88,10 +136,7 @@ export function VirtualList<T>({
       PageUp: () => move(current - page),
       Home: () => move(0),
       End: () => move(items.length - 1),
-      Enter: () => {
-        const item = items[current];
-        if (item && onOpen) onOpen(item);
-      },
+      Enter: openActive,
     };
     const action = keys[e.key];
     if (action) {
@@ -115,6 +160,7 @@ export function VirtualList<T>({
       tabIndex={0}
       aria-activedescendant={activeIndex >= 0 ? `${baseId}-row-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
+      onScroll={recordAnchor}
     >
       <div className="vlist-inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualItems.map((v) => {

@@ -10,13 +10,21 @@ export interface AgentsState {
   status: LoadStatus;
   error?: string;
   requestedAt: number;
+  /** The agents view is on screen: its running/queued counts follow task events. */
+  watching: boolean;
+  /** Task events arrived while nobody watched the counts: refetch when the view opens. */
+  stale: boolean;
 }
 
 export interface AgentsSlice {
   agents: AgentsState;
   loadAgents(): Promise<void>;
-  /** Loads again soon: many task events in a row (running/queued counts) cost one request. */
+  /**
+   * Task statuses changed, so running/queued counts did: refetch soon (a burst of events costs one
+   * request) while the agents view is open, or once it opens.
+   */
   refreshAgentsSoon(): void;
+  watchAgents(on: boolean): void;
   /** Saves settings; rejects with the ApiError so the form can show it beside the fields. */
   patchAgent(slug: string, patch: AgentSettingsPatch): Promise<void>;
   /** Creates a real task ("Try it"); rejects with the ApiError (e.g. INVALID_INPUT with details). */
@@ -29,12 +37,12 @@ export const agentsSlice: Slice<AgentsSlice> = ({ api, now, debounceMs }) => (se
   const patch = (p: Partial<AgentsState>): void => set((s) => ({ agents: { ...s.agents, ...p } }));
 
   return {
-    agents: { list: [], loadErrors: [], status: 'idle', requestedAt: 0 },
+    agents: { list: [], loadErrors: [], status: 'idle', requestedAt: 0, watching: false, stale: false },
 
     async loadAgents() {
       const gen = ++generation;
       if (get().agents.status !== 'ready') patch({ status: 'loading' });
-      patch({ requestedAt: now() });
+      patch({ requestedAt: now(), stale: false });
       try {
         const result = await api.listAgents();
         if (gen !== generation) return;
@@ -46,8 +54,18 @@ export const agentsSlice: Slice<AgentsSlice> = ({ api, now, debounceMs }) => (se
     },
 
     refreshAgentsSoon() {
-      if (get().agents.status === 'idle') return;
+      const { status, watching } = get().agents;
+      if (status === 'idle') return;
+      if (!watching) {
+        patch({ stale: true });
+        return;
+      }
       schedule('agents', () => void get().loadAgents());
+    },
+
+    watchAgents(on) {
+      patch({ watching: on });
+      if (on && get().agents.stale) void get().loadAgents();
     },
 
     async patchAgent(slug, p) {

@@ -19,6 +19,10 @@ export interface ArtifactsState {
   loadingMore: boolean;
   selectedId?: string;
   requestedAt: number;
+  /** The artifacts view is on screen: new artifacts are fetched as they are made. */
+  watching: boolean;
+  /** Artifacts were made while nobody watched: fetch the newest when the view opens. */
+  stale: boolean;
 }
 
 export interface ArtifactsSlice {
@@ -27,8 +31,9 @@ export interface ArtifactsSlice {
   loadMoreArtifacts(): Promise<void>;
   setArtifactFilters(patch: Partial<ArtifactFilters>): void;
   selectArtifact(id: string | undefined): void;
-  /** New artifacts were created: fetch the newest page and put the new ones on top. */
+  /** New artifacts were created: fetch the newest page and put the new ones on top (now, or when the view opens). */
   refreshNewArtifacts(): void;
+  watchArtifacts(on: boolean): void;
 }
 
 export const artifactsSlice: Slice<ArtifactsSlice> = ({ api, now, debounceMs }) => (set, get) => {
@@ -41,7 +46,7 @@ export const artifactsSlice: Slice<ArtifactsSlice> = ({ api, now, debounceMs }) 
   });
 
   return {
-    artifacts: { filters: { agent: '', task: '' }, items: [], status: 'idle', loadingMore: false, requestedAt: 0 },
+    artifacts: { filters: { agent: '', task: '' }, items: [], status: 'idle', loadingMore: false, requestedAt: 0, watching: false, stale: false },
 
     async loadArtifacts() {
       const gen = ++generation;
@@ -88,8 +93,21 @@ export const artifactsSlice: Slice<ArtifactsSlice> = ({ api, now, debounceMs }) 
       patch({ selectedId: id });
     },
 
+    watchArtifacts(on) {
+      patch({ watching: on });
+      if (on && get().artifacts.stale) {
+        patch({ stale: false });
+        get().refreshNewArtifacts();
+      }
+    },
+
     refreshNewArtifacts() {
-      if (get().artifacts.status !== 'ready') return;
+      const { status, watching } = get().artifacts;
+      if (status !== 'ready') return;
+      if (!watching) {
+        patch({ stale: true });
+        return;
+      }
       schedule('artifacts', () => {
         const gen = generation;
         void (async () => {

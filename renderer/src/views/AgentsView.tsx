@@ -19,10 +19,15 @@ import { ViewHeader } from './ViewHeader.js';
 
 export function AgentsView({ focusSlug }: { focusSlug?: string | undefined }) {
   const agents = useApp((s) => s.agents);
-  const { loadAgents } = useActions();
+  const { loadAgents, watchAgents } = useActions();
   useEffect(() => {
     if (agents.status === 'idle') void loadAgents();
   }, [agents.status, loadAgents]);
+  // Running and queued counts follow task events only while this view is open.
+  useEffect(() => {
+    watchAgents(true);
+    return () => watchAgents(false);
+  }, [watchAgents]);
   const enabled = agents.list.filter((a) => a.enabled).length;
   return (
     <div className="view view-agents">

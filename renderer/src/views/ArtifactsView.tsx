@@ -9,7 +9,7 @@ import { Icon } from '../components/Icon.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { EmptyState, ErrorState, SkeletonRows } from '../components/States.js';
 import { StatusChip } from '../components/StatusChip.js';
-import { VirtualList } from '../components/VirtualList.js';
+import { VirtualList, type VirtualListControl } from '../components/VirtualList.js';
 import { useDebounced } from '../hooks/useDebounced.js';
 import { useHotkeys } from '../hooks/useHotkeys.js';
 import { navigate } from '../hooks/useRoute.js';
@@ -23,12 +23,17 @@ const ROW_HEIGHT = 56;
 
 export function ArtifactsView({ artifactId }: { artifactId?: string | undefined }) {
   const state = useApp((s) => s.artifacts);
-  const { loadArtifacts, loadMoreArtifacts, selectArtifact } = useActions();
+  const { loadArtifacts, loadMoreArtifacts, selectArtifact, watchArtifacts } = useActions();
   const listRef = useRef<HTMLDivElement>(null);
+  const control = useRef<VirtualListControl>(null);
 
   useEffect(() => {
     if (state.status === 'idle') void loadArtifacts();
   }, [state.status, loadArtifacts]);
+  useEffect(() => {
+    watchArtifacts(true);
+    return () => watchArtifacts(false);
+  }, [watchArtifacts]);
   useEffect(() => {
     if (artifactId) selectArtifact(artifactId);
   }, [artifactId, selectArtifact]);
@@ -40,6 +45,8 @@ export function ArtifactsView({ artifactId }: { artifactId?: string | undefined 
       navigate({ view: 'artifacts' }, { replace: true });
       requestAnimationFrame(() => listRef.current?.focus());
     },
+    j: () => control.current?.step(1),
+    k: () => control.current?.step(-1),
   });
 
   const selected = state.items.find((i) => i.artifact.artifact_id === artifactId);
@@ -66,7 +73,11 @@ export function ArtifactsView({ artifactId }: { artifactId?: string | undefined 
               rowHeight={ROW_HEIGHT}
               getKey={(i) => i.artifact.artifact_id}
               activeKey={state.selectedId}
-              onActiveChange={(i) => selectArtifact(i.artifact.artifact_id)}
+              onActiveChange={(i) => {
+                selectArtifact(i.artifact.artifact_id);
+                // The preview follows the cursor once one is open.
+                if (artifactId && i.artifact.artifact_id !== artifactId) open(i);
+              }}
               onOpen={open}
               openKey={artifactId}
               hasMore={Boolean(state.nextCursor)}
@@ -74,6 +85,7 @@ export function ArtifactsView({ artifactId }: { artifactId?: string | undefined 
               onLoadMore={loadMoreArtifacts}
               ariaLabel="Artifacts"
               listRef={listRef}
+              controlRef={control}
               renderRow={(item) => <ArtifactRow item={item} />}
             />
           )}

@@ -10,7 +10,7 @@ import { MultiSelect, type Option } from '../components/MultiSelect.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { EmptyState, ErrorState, SkeletonRows } from '../components/States.js';
 import { STATUS_LABEL, StatusChip } from '../components/StatusChip.js';
-import { VirtualList } from '../components/VirtualList.js';
+import { VirtualList, type VirtualListControl } from '../components/VirtualList.js';
 import { useDebounced } from '../hooks/useDebounced.js';
 import { useHotkeys } from '../hooks/useHotkeys.js';
 import { navigate } from '../hooks/useRoute.js';
@@ -30,6 +30,7 @@ export function TasksView({ taskId }: { taskId?: string | undefined }) {
   const tasks = useApp((s) => s.tasks);
   const { loadTasks, loadMoreTasks, setTaskFilters, selectTaskRow } = useActions();
   const listRef = useRef<HTMLDivElement>(null);
+  const control = useRef<VirtualListControl>(null);
 
   useEffect(() => {
     if (tasks.status === 'idle') void loadTasks();
@@ -47,7 +48,18 @@ export function TasksView({ taskId }: { taskId?: string | undefined }) {
       if (taskId) close();
     },
     '/': () => document.getElementById('task-search')?.focus(),
+    j: () => control.current?.step(1),
+    k: () => control.current?.step(-1),
   });
+
+  // With a task open, moving the cursor opens the next one (reading tasks one after another).
+  const onActiveChange = useCallback(
+    (row: TaskSummary) => {
+      selectTaskRow(row.task_id);
+      if (taskId && row.task_id !== taskId) navigate({ view: 'tasks', taskId: row.task_id }, { replace: true });
+    },
+    [taskId, selectTaskRow],
+  );
 
   // The open task is the keyboard cursor's row too, so closing the detail leaves you where you were.
   useEffect(() => {
@@ -101,7 +113,7 @@ export function TasksView({ taskId }: { taskId?: string | undefined }) {
                 rowHeight={ROW_HEIGHT}
                 getKey={(r) => r.task_id}
                 activeKey={tasks.selectedId}
-                onActiveChange={(r) => selectTaskRow(r.task_id)}
+                onActiveChange={onActiveChange}
                 onOpen={open}
                 openKey={taskId}
                 hasMore={Boolean(tasks.nextCursor)}
@@ -110,6 +122,7 @@ export function TasksView({ taskId }: { taskId?: string | undefined }) {
                 onLoadMore={loadMoreTasks}
                 ariaLabel={`Tasks, ${formatCount(tasks.total)} in all`}
                 listRef={listRef}
+                controlRef={control}
                 renderRow={(row) => <TaskRow row={row} />}
               />
             </>

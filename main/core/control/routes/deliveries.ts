@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { DeliveryAttempt, DeliveryListPage, DeliverySummary } from '../../../shared/control-api.js';
+import type { DeliveryAttemptList, DeliveryListPage, DeliverySummary } from '../../../shared/control-api.js';
 import { ErrorCode } from '../../../shared/error-codes.js';
 import { HostError } from '../../host-error.js';
 import type { Delivery, DeliveryState } from '../../notify/delivery-types.js';
@@ -56,7 +56,7 @@ export const deliveryRoutes: FastifyPluginAsync<DeliveryRoutesOptions> = async (
   app.get<{ Params: { id: string } }>(
     '/deliveries/:id/attempts',
     { schema: { params: idParamsSchema, response: { 200: deliveryAttemptsSchema, ...errorResponses(404) } } },
-    async (request): Promise<{ attempts: DeliveryAttempt[] }> => {
+    async (request): Promise<DeliveryAttemptList> => {
       const id = idOf(request.params.id);
       if (!deliveries.get(id)) throw notFound(request.params.id);
       return { attempts: deliveries.attempts(id).map(toDeliveryAttempt) };

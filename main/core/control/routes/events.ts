@@ -1,8 +1,7 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../../shared/error-codes.js';
 import { HostError } from '../../host-error.js';
-import { SSE_RETRY_MS } from '../../server/routes/stream.js';
+import { SSE_RETRY_MS, streamHeaders } from '../../server/routes/stream.js';
 import { errorResponses } from '../../server/schemas.js';
 import { SSE_HEADERS, SseWriter } from '../../server/sse/sse-writer.js';
 import type { TaskQueries } from '../../store/task-queries.js';
@@ -24,13 +23,6 @@ export interface EventRoutesOptions {
 interface EventsRequest {
   Querystring: { last_event_id?: string };
   Headers: { 'last-event-id'?: string };
-}
-
-/** The headers the request's hooks set (nosniff, CSP…) plus the stream's own. */
-function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  return { ...headers, ...SSE_HEADERS };
 }
 
 /** The header wins: on reconnect EventSource sends the newer id in it, while the URL keeps the old query. */

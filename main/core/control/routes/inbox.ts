@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { InboxItem } from '../../../shared/control-api.js';
+import type { InboxList } from '../../../shared/control-api.js';
 import { errorResponses } from '../../server/schemas.js';
 import type { ControlContext } from '../context.js';
 import { inboxSchema } from '../schemas.js';
@@ -8,7 +8,7 @@ export type InboxRoutesOptions = Pick<ControlContext, 'store' | 'registry'>;
 
 /** `GET /api/inbox`: every task waiting for an answer, newest first. */
 export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, { store, registry }) => {
-  app.get('/inbox', { schema: { response: { 200: inboxSchema, ...errorResponses() } } }, async (): Promise<{ items: InboxItem[] }> => {
+  app.get('/inbox', { schema: { response: { 200: inboxSchema, ...errorResponses() } } }, async (): Promise<InboxList> => {
     const items = store
       .tasksInStatus('INPUT_REQUIRED')
       .reverse()

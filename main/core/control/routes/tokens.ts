@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ApiTokenInfo, CreatedApiTokenInfo } from '../../../shared/control-api.js';
+import type { ApiTokenList, CreatedApiTokenInfo } from '../../../shared/control-api.js';
 import { ErrorCode } from '../../../shared/error-codes.js';
 import { HostError } from '../../host-error.js';
 import { requireJsonBody } from '../../server/json-body.js';
@@ -11,7 +11,7 @@ export type TokenRoutesOptions = Pick<ControlContext, 'tokens' | 'changes'>;
 
 /** The A2A server's API tokens: list (never a secret), create (the secret, once), revoke. */
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, { tokens, changes }) => {
-  app.get('/tokens', { schema: { response: { 200: tokenListSchema, ...errorResponses() } } }, async (): Promise<{ tokens: ApiTokenInfo[] }> => ({
+  app.get('/tokens', { schema: { response: { 200: tokenListSchema, ...errorResponses() } } }, async (): Promise<ApiTokenList> => ({
     tokens: tokens.list(),
   }));
 

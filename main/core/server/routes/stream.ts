@@ -58,7 +58,7 @@ function resumeAfter(request: FastifyRequest<StreamRequest>): number {
 }
 
 /** The headers the request's hooks set (CORS for allowed origins, nosniff), plus the stream's own. */
-function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
+export function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined) headers[name] = value;

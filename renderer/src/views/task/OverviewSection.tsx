@@ -85,7 +85,7 @@ function Timeline({ data }: { data: TaskDetail }) {
                 {entry.kind === 'status' && entry.durationMs !== undefined && <span className="timeline-duration">{formatDuration(entry.durationMs)}</span>}
               </div>
               {entry.kind === 'status' && entry.note && <p className="timeline-note">{entry.note}</p>}
-              {entry.kind === 'answer' && <pre className="timeline-answer">{compactAnswer(entry.input)}</pre>}
+              {entry.kind === 'answer' && <pre className="timeline-answer-text">{compactAnswer(entry.input)}</pre>}
             </div>
           </li>
         ))}
