@@ -90,7 +90,7 @@ export interface CreateTaskRequest {
   input: JsonObject;
 }
 
-/** `GET /api/inbox`: tasks waiting for an answer, newest first (all of them; it is a short list). */
+/** `GET /api/inbox?limit=&cursor=`: tasks waiting for an answer, newest first, a page at a time. */
 export interface InboxItem {
   task: Task;
   agent_slug: string;
@@ -99,6 +99,15 @@ export interface InboxItem {
 /** The body of `GET /api/inbox`. */
 export interface InboxList {
   items: InboxItem[];
+  /** Pass back as `cursor` for the next page; absent on the last page. */
+  next_cursor?: string;
+  /** Every task waiting for an answer (not only this page's). */
+  total: number;
+}
+/** `GET /api/inbox` query: `limit` 1–200 (default 50). */
+export interface InboxQuery {
+  limit?: number;
+  cursor?: string;
 }
 
 // ---- artifacts ---------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ function Shell() {
   const { loadInbox, loadAgents } = useActions();
   const route = useRoute();
   const dataReady = useApp((s) => s.dataReady);
-  const waiting = useApp((s) => s.inbox.items.length);
+  const waiting = useApp((s) => s.inbox.total);
   const [shortcuts, setShortcuts] = useState(false);
 
   useEffect(() => connectLive(store), [store]);

@@ -4,9 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArtifactListPage, InboxItem, TaskDetail, TaskEventsPage } from '../../build/main/shared/control-api.js';
+import type { ArtifactListPage, InboxItem, InboxList, TaskDetail, TaskEventsPage } from '../../build/main/shared/control-api.js';
 import type { ErrorBody, Task, TaskEvent } from '../../build/main/shared/protocol.js';
 import type { ControlClient } from '../support/control-client.js';
+import { seedTasks } from '../support/seed-tasks.js';
 import { startTestHost, type TestHost } from '../support/test-host.js';
 
 let t: TestHost;
@@ -239,5 +240,81 @@ describe('task detail and events', () => {
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('ARTIFACT_NOT_FOUND');
     });
+  });
+});
+
+describe('the inbox in pages', () => {
+  const SEEDED = 10_000; // every 20th is waiting: 500
+  const waitingIds = (): string[] =>
+    (t.host.db.prepare(`SELECT task_id FROM tasks WHERE status = 'INPUT_REQUIRED' ORDER BY seq DESC`).all() as { task_id: string }[]).map((r) => r.task_id);
+
+  beforeAll(() => {
+    seedTasks(t.host.db, SEEDED, { agents: ['seed-inbox'] });
+  });
+  afterAll(() => {
+    t.host.db.prepare(`DELETE FROM tasks WHERE agent_slug IN ('seed-inbox', 'seed-inbox-late')`).run();
+  });
+
+  it('answers the newest 50 by default, with the total and a cursor', async () => {
+    const expected = waitingIds();
+    expect(expected.length).toBeGreaterThanOrEqual(500);
+    const res = await client.get<InboxList>('/api/inbox');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.total).toBe(expected.length);
+    expect(res.body.items.map((i) => i.task.task_id)).toEqual(expected.slice(0, 50));
+    expect(res.body.next_cursor).toEqual(expect.any(String));
+    // The seeded agent is not loaded: it is named by its slug.
+    expect(res.body.items[0]).toMatchObject({ agent_slug: 'seed-inbox', agent_display_name: 'seed-inbox', task: { status: 'INPUT_REQUIRED' } });
+    expect(res.body.items[0]!.task.prompt).toMatch(/^Which colour for task \d+\?$/);
+  });
+
+  it('pages through every waiting task newest first, without duplicates or gaps', async () => {
+    const expected = waitingIds();
+    for (const limit of [37, 200]) {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const res = await client.get<InboxList>(`/api/inbox?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.total).toBe(expected.length);
+        expect(res.body.items.length).toBeLessThanOrEqual(limit);
+        ids.push(...res.body.items.map((i) => i.task.task_id));
+        cursor = res.body.next_cursor;
+        pages++;
+      } while (cursor !== undefined && pages < 100);
+      expect(cursor).toBeUndefined();
+      expect(pages).toBe(Math.ceil(expected.length / limit));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toEqual(expected);
+    }
+  });
+
+  it('stays exact while tasks start and stop waiting between pages (keyset)', async () => {
+    const before = waitingIds();
+    const first = await client.get<InboxList>('/api/inbox?limit=100');
+    // New questions arrive (newer than every page) and one on the next page is answered elsewhere.
+    seedTasks(t.host.db, 40, { startMs: Date.now(), agents: ['seed-inbox-late'] });
+    const gone = before[150]!;
+    t.host.db.prepare(`UPDATE tasks SET status = 'WORKING', prompt = NULL WHERE task_id = ?`).run(gone);
+    const second = await client.get<InboxList>(`/api/inbox?limit=100&cursor=${first.body.next_cursor}`);
+    expect(second.body.total).toBe(before.length + 2 - 1);
+    expect(second.body.items.map((i) => i.task.task_id)).toEqual(before.slice(100, 201).filter((id) => id !== gone));
+    t.host.db.prepare(`UPDATE tasks SET status = 'INPUT_REQUIRED', prompt = 'Back?' WHERE task_id = ?`).run(gone);
+  });
+
+  it('answers a short list whole, and refuses a bad limit or a made-up cursor (400)', async () => {
+    const all = await client.get<InboxList>('/api/inbox?limit=200');
+    expect(all.body.items).toHaveLength(200);
+    for (const query of ['limit=0', 'limit=201', 'limit=x', 'limit=-1', 'cursor=bm9wZQ', 'cursor=%21']) {
+      const res = await client.get<ErrorBody>(`/api/inbox?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code).toBe('BAD_REQUEST');
+    }
+    t.host.db.prepare(`DELETE FROM tasks WHERE agent_slug IN ('seed-inbox', 'seed-inbox-late')`).run();
+    const short = await client.get<InboxList>('/api/inbox');
+    expect(short.body.next_cursor).toBeUndefined();
+    expect(short.body.total).toBe(short.body.items.length);
+    expect(short.body.items.map((i) => i.task.task_id)).toEqual(waitingIds());
   });
 });

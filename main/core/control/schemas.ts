@@ -132,9 +132,14 @@ export const inputBodySchema = {
   properties: { input: { type: 'object' } },
 } as const;
 
+export const inboxQuerySchema = {
+  type: 'object',
+  properties: { limit: digits, cursor: string },
+} as const;
+
 export const inboxSchema = {
   type: 'object',
-  required: ['items'],
+  required: ['items', 'total'],
   properties: {
     items: {
       type: 'array',
@@ -144,6 +149,8 @@ export const inboxSchema = {
         properties: { task: taskSchema, agent_slug: string, agent_display_name: string },
       },
     },
+    next_cursor: string,
+    total: integer,
   },
 } as const;
 

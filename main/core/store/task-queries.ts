@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TaskEvent, TaskEventKind, TaskStatus } from '../../shared/protocol.js';
 import type { Db } from './database.js';
-import { toArtifactRecord, type ArtifactRecord, type ArtifactRow } from './task-store.js';
+import { toArtifactRecord, toRecord, type ArtifactRecord, type ArtifactRow, type TaskRecord, type TaskRow } from './task-store.js';
 
 /** Filters of the UI's task list; empty arrays mean "any". */
 export interface TaskListFilter {
@@ -151,6 +151,9 @@ export class TaskQueries {
       ),
       lastEventId: db.prepare<[], { id: number | null }>('SELECT MAX(id) AS id FROM task_events'),
       agentOf: db.prepare<[string], { agent_slug: string }>('SELECT agent_slug FROM tasks WHERE task_id = ?'),
+      waiting: db.prepare<[number, number], TaskRow>(
+        `SELECT * FROM tasks WHERE status = 'INPUT_REQUIRED' AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      ),
       queued: db.prepare<[string], { n: number }>(
         `SELECT COUNT(*) AS n FROM tasks WHERE agent_slug = ? AND status = 'SUBMITTED'`,
       ),
@@ -166,6 +169,11 @@ export class TaskQueries {
        FROM ${from} WHERE ${where} AND ${key} < ? ORDER BY ${key} DESC LIMIT ?`,
     );
     return statement.all(...params, beforeSeq, limit) as TaskSummaryRow[];
+  }
+
+  /** Up to `limit` tasks waiting for an answer (the inbox) with `seq < beforeSeq`, newest first. */
+  waitingTasks(limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): TaskRecord[] {
+    return this.stmt.waiting.all(beforeSeq, limit).map(toRecord);
   }
 
   /** How many tasks match `filter`. */

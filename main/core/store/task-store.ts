@@ -81,7 +81,7 @@ export interface LogEntry {
 export type StatusChangeHook = (record: TaskRecord, db: Db) => void;
 export type EventListener = (event: TaskEvent) => void;
 
-interface TaskRow {
+export interface TaskRow {
   seq: number;
   task_id: string;
   agent_slug: string;
@@ -121,7 +121,7 @@ interface EventRow {
   data: string;
 }
 
-function toRecord(row: TaskRow): TaskRecord {
+export function toRecord(row: TaskRow): TaskRecord {
   const task: Task = {
     task_id: row.task_id,
     agent_id: row.agent_id,

@@ -12,7 +12,8 @@ import type {
   DeliveryAttempt,
   DeliveryListPage,
   DeliveryState,
-  InboxItem,
+  InboxList,
+  InboxQuery,
   SessionInfo,
   SettingsInfo,
   SettingsPatch,
@@ -51,7 +52,7 @@ export interface ControlApi {
   answerTask(taskId: string, input: JsonObject): Promise<Task>;
   cancelTask(taskId: string): Promise<Task>;
   createTask(slug: string, input: JsonObject): Promise<Task>;
-  getInbox(): Promise<InboxItem[]>;
+  getInbox(query: InboxQuery): Promise<InboxList>;
   listArtifacts(query: ArtifactQuery): Promise<ArtifactListPage>;
   listAgents(): Promise<AgentList>;
   patchAgent(slug: string, patch: AgentSettingsPatch): Promise<AgentInfo | undefined>;
@@ -82,7 +83,7 @@ export function createHttpApi(options: HttpOptions = {}): ControlApi {
     answerTask: (id, input) => http.request<Task>('POST', `/api/tasks/${segment(id)}/answer`, { input }),
     cancelTask: (id) => http.request<Task>('POST', `/api/tasks/${segment(id)}/cancel`),
     createTask: (slug, input) => http.request<Task>('POST', `/api/agents/${segment(slug)}/tasks`, { input }),
-    getInbox: async () => listIn<InboxItem>(await get<unknown>('/api/inbox'), ['items', 'tasks', 'inbox']),
+    getInbox: (q) => get<InboxList>(`/api/inbox${queryString({ limit: q.limit, cursor: q.cursor })}`),
     listArtifacts: (q) => get<ArtifactListPage>(`/api/artifacts${queryString({ agent: q.agent, task: q.task, limit: q.limit, cursor: q.cursor })}`),
     listAgents: () => get<AgentList>('/api/agents'),
     patchAgent: (slug, patch) => http.request<AgentInfo | undefined>('PATCH', `/api/agents/${segment(slug)}`, patch),

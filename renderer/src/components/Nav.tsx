@@ -1,3 +1,4 @@
+import { formatCount } from '../lib/format.js';
 import type { ViewName } from '../lib/route.js';
 import { formatRoute } from '../lib/route.js';
 import { useApp } from '../store/react.js';
@@ -13,7 +14,7 @@ export const NAV_ITEMS: readonly { view: ViewName; label: string; icon: IconName
 ];
 
 export function Nav({ current, onShortcuts }: { current: ViewName; onShortcuts: () => void }) {
-  const waiting = useApp((s) => s.inbox.items.length);
+  const waiting = useApp((s) => s.inbox.total);
   const version = useApp((s) => (s.session.status === 'ready' ? s.session.info.version : ''));
   return (
     <nav className="nav" aria-label="Main">
@@ -35,8 +36,8 @@ export function Nav({ current, onShortcuts }: { current: ViewName; onShortcuts: 
               <Icon name={item.icon} size={17} />
               <span className="nav-label">{item.label}</span>
               {item.view === 'inbox' && waiting > 0 && (
-                <span className="badge" aria-label={`${waiting} waiting for an answer`}>
-                  {waiting > 99 ? '99+' : waiting}
+                <span className="badge" aria-label={`${formatCount(waiting)} waiting for an answer`}>
+                  {formatCount(waiting)}
                 </span>
               )}
             </a>

@@ -1,8 +1,12 @@
 import type { InboxItem } from '../../../main/shared/control-api.js';
 import type { JsonObject, Task } from '../../../main/shared/protocol.js';
 import { errorMessage, isApiError } from '../api/http.js';
-import { applyInboxUpdates, sortInbox, type TaskUpdate } from './task-reducers.js';
+import { createScheduler } from './debounce.js';
+import { applyInboxUpdates, type InboxRows, type TaskUpdate } from './task-reducers.js';
 import type { LoadStatus, Slice } from './types.js';
+
+/** Cards per page: each carries a generated form, so the inbox draws a few at a time. */
+export const INBOX_PAGE_SIZE = 50;
 
 /** Why the last answer to a task did not go through, with what was sent (to fill the form again). */
 export interface AnswerFailure {
@@ -13,10 +17,11 @@ export interface AnswerFailure {
   attempt: number;
 }
 
-export interface InboxState {
-  items: InboxItem[];
+export interface InboxState extends InboxRows {
   status: LoadStatus;
   error?: string;
+  loadingMore: boolean;
+  moreError?: string;
   /** Tasks answered from here, with the updated_at of the prompt answered (see applyInboxUpdates). */
   answered: Record<string, string>;
   failures: Record<string, AnswerFailure>;
@@ -25,7 +30,10 @@ export interface InboxState {
 
 export interface InboxSlice {
   inbox: InboxState;
+  /** Loads the first page and the count. */
   loadInbox(): Promise<void>;
+  /** Appends the next page of cards ("Load more"). */
+  loadMoreInbox(): Promise<void>;
   /**
    * Sends an answer. The task leaves the inbox (and the detail shows it WORKING) at once; if the
    * host refuses, it comes back with the error and the answer given, to correct and send again.
@@ -36,15 +44,23 @@ export interface InboxSlice {
 
 interface Pending {
   item?: InboxItem;
+  /** Where the card was, to put it back there. */
+  index: number;
+  /** The task was waiting, so it was taken off the count. */
+  counted: boolean;
   detailTask?: Task;
   /** A status event for the task arrived meanwhile: the world moved on, don't restore the old state. */
   superseded: boolean;
 }
 
-export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
+export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set, get) => {
+  const schedule = createScheduler(debounceMs);
   let generation = 0;
   let inFlight = false;
   let buffered: TaskUpdate[] = [];
+  // While the count alone is fetched again: how much the live updates changed it meanwhile.
+  let countInFlight = false;
+  let countDelta = 0;
   const pending = new Map<string, Pending>();
   let attempts = 0;
   const patch = (p: Partial<InboxState>): void => set((s) => ({ inbox: { ...s.inbox, ...p } }));
@@ -52,7 +68,7 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
     get().agents.list.find((a) => a.slug === slug)?.display_name ?? get().inbox.items.find((i) => i.agent_slug === slug)?.agent_display_name ?? slug;
 
   return {
-    inbox: { items: [], status: 'idle', answered: {}, failures: {}, requestedAt: 0 },
+    inbox: { items: [], total: 0, status: 'idle', loadingMore: false, answered: {}, failures: {}, requestedAt: 0 },
 
     async loadInbox() {
       const gen = ++generation;
@@ -61,12 +77,19 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
       inFlight = true;
       buffered = [];
       try {
-        const items = await api.getInbox();
+        const page = await api.getInbox({ limit: INBOX_PAGE_SIZE });
         if (gen !== generation) return;
         // Answers still on their way stay out, whatever the snapshot says.
-        const visible = items.filter((i) => !pending.has(i.task.task_id));
-        const withLive = applyInboxUpdates(sortInbox(visible), buffered, displayName, get().inbox.answered);
-        patch({ items: withLive, status: 'ready' });
+        const visible = page.items.filter((i) => !pending.has(i.task.task_id));
+        const loaded: InboxRows = {
+          items: visible,
+          total: page.total - (page.items.length - visible.length),
+          nextCursor: page.next_cursor,
+          pagedOldest: page.items.at(-1)?.task.created_at,
+        };
+        const { uncertain, ...withLive } = applyInboxUpdates(loaded, buffered, displayName, get().inbox.answered);
+        patch({ ...withLive, nextCursor: withLive.nextCursor, pagedOldest: withLive.pagedOldest, status: 'ready', loadingMore: false, moreError: undefined });
+        if (uncertain) refreshCount();
       } catch (err) {
         if (gen !== generation) return;
         patch({ status: 'error', error: errorMessage(err) });
@@ -78,15 +101,45 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
       }
     },
 
+    async loadMoreInbox() {
+      const { nextCursor, loadingMore, status } = get().inbox;
+      if (!nextCursor || loadingMore || status !== 'ready') return;
+      const gen = generation;
+      patch({ loadingMore: true, moreError: undefined });
+      try {
+        const page = await api.getInbox({ limit: INBOX_PAGE_SIZE, cursor: nextCursor });
+        if (gen !== generation) return;
+        const current = get().inbox;
+        // A task that arrived live (on top) may also be in this page, and one being answered stays out.
+        const have = new Set(current.items.map((i) => i.task.task_id));
+        const appended = page.items.filter((i) => !have.has(i.task.task_id) && !pending.has(i.task.task_id));
+        // The count stays the one the live events keep: this page is a later snapshot of only part of the list.
+        patch({
+          items: [...current.items, ...appended],
+          nextCursor: page.next_cursor,
+          pagedOldest: page.items.at(-1)?.task.created_at ?? current.pagedOldest,
+          total: Math.max(current.total, current.items.length + appended.length),
+          loadingMore: false,
+        });
+      } catch (err) {
+        if (gen !== generation) return;
+        patch({ loadingMore: false, moreError: errorMessage(err) });
+      }
+    },
+
     async answerTask(taskId, input) {
       const state = get();
-      const item = state.inbox.items.find((i) => i.task.task_id === taskId);
+      const index = state.inbox.items.findIndex((i) => i.task.task_id === taskId);
+      const item = state.inbox.items[index];
       const detailTask = state.detail.data?.task.task_id === taskId ? state.detail.data.task : undefined;
       const askedAt = (item?.task ?? detailTask)?.updated_at ?? '';
-      pending.set(taskId, { item, detailTask, superseded: false });
+      const counted = item !== undefined || detailTask?.status === 'INPUT_REQUIRED';
+      pending.set(taskId, { item, index, counted, detailTask, superseded: false });
       const { [taskId]: _old, ...failures } = state.inbox.failures;
       patch({
         items: state.inbox.items.filter((i) => i.task.task_id !== taskId),
+        // Off the count at once; the status event that follows is then not counted again.
+        total: counted ? state.inbox.total - 1 : state.inbox.total,
         answered: { ...state.inbox.answered, [taskId]: askedAt },
         failures,
       });
@@ -112,8 +165,14 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
           attempt: ++attempts,
         };
         const restore = p && !p.superseded;
-        const items = restore && p.item ? sortInbox([p.item, ...get().inbox.items.filter((i) => i.task.task_id !== taskId)]) : get().inbox.items;
-        patch({ items, answered, failures: { ...get().inbox.failures, [taskId]: failure } });
+        const current = get().inbox;
+        let { items, total } = current;
+        if (restore && p.item) {
+          items = items.filter((i) => i.task.task_id !== taskId);
+          items.splice(Math.min(p.index, items.length), 0, p.item);
+        }
+        if (restore && p.counted) total++;
+        patch({ items, total, answered, failures: { ...current.failures, [taskId]: failure } });
         if (restore && p.detailTask) get().setDetailTask(p.detailTask);
         return false;
       }
@@ -127,10 +186,36 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now }) => (set, get) => {
       if (inFlight) buffered.push(...updates);
       const inbox = get().inbox;
       if (inbox.status !== 'ready') return;
-      const items = applyInboxUpdates(inbox.items, updates, displayName, inbox.answered);
-      if (items !== inbox.items) patch({ items });
+      const { uncertain, ...next } = applyInboxUpdates(inbox, updates, displayName, inbox.answered);
+      if (countInFlight) countDelta += next.total - inbox.total;
+      if (next.items !== inbox.items || next.total !== inbox.total) patch({ items: next.items, total: next.total });
+      if (uncertain) refreshCount();
     },
   };
+
+  /**
+   * Fetches the count again (one row), when a status event could not tell whether a task that
+   * was not loaded had been waiting; what the live events change meanwhile is added on top.
+   */
+  function refreshCount(): void {
+    schedule('inbox-count', () => {
+      if (countInFlight) return;
+      const gen = generation;
+      countInFlight = true;
+      countDelta = 0;
+      api
+        .getInbox({ limit: 1 })
+        .then((page) => {
+          if (gen !== generation || get().inbox.status !== 'ready') return;
+          const total = Math.max(page.total - pending.size + countDelta, get().inbox.items.length);
+          if (total !== get().inbox.total) patch({ total });
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          countInFlight = false;
+        });
+    });
+  }
 };
 
 /** How the detail shows a task whose answer is on its way: working on it, no prompt. */

@@ -20,66 +20,75 @@ export interface LiveSlice {
   refreshAll(startedBefore?: number): void;
 }
 
-export const liveSlice: Slice<LiveSlice> = () => (set, get) => ({
-  connection: 'connecting',
-  dataReady: false,
+export const liveSlice: Slice<LiveSlice> = () => (set, get) => {
+  // Tasks whose answer event came and whose status event (WORKING, in the same commit) has not yet.
+  const answeredNow = new Set<string>();
+  return {
+    connection: 'connecting',
+    dataReady: false,
 
-  setConnection(connection) {
-    if (get().connection !== connection) set({ connection });
-  },
+    setConnection(connection) {
+      if (get().connection !== connection) set({ connection });
+    },
 
-  setDataReady() {
-    if (!get().dataReady) set({ dataReady: true });
-  },
+    setDataReady() {
+      if (!get().dataReady) set({ dataReady: true });
+    },
 
-  receive(events) {
-    const taskEvents: TaskEvent[] = [];
-    const updates: TaskUpdate[] = [];
-    const changed = new Set<string>();
-    const artifactTasks = new Set<string>();
-    let reset = false;
-    for (const ev of events) {
-      if (ev.type === 'reset') reset = true;
-      else if (ev.type === 'changed') changed.add(ev.what);
-      else if (ev.type === 'task') {
-        taskEvents.push(ev.event);
-        if (ev.event.kind === 'status') updates.push({ task: ev.event.data as Task, agent_slug: ev.agent_slug, eventId: ev.event.id });
-        if (ev.event.kind === 'artifact') artifactTasks.add(ev.event.task_id);
+    receive(events) {
+      const taskEvents: TaskEvent[] = [];
+      const updates: TaskUpdate[] = [];
+      const changed = new Set<string>();
+      const artifactTasks = new Set<string>();
+      let reset = false;
+      for (const ev of events) {
+        if (ev.type === 'reset') reset = true;
+        else if (ev.type === 'changed') changed.add(ev.what);
+        else if (ev.type === 'task') {
+          taskEvents.push(ev.event);
+          if (ev.event.kind === 'answer') answeredNow.add(ev.event.task_id);
+          if (ev.event.kind === 'status') {
+            const update: TaskUpdate = { task: ev.event.data as Task, agent_slug: ev.agent_slug, eventId: ev.event.id };
+            if (answeredNow.delete(ev.event.task_id)) update.afterAnswer = true;
+            updates.push(update);
+          }
+          if (ev.event.kind === 'artifact') artifactTasks.add(ev.event.task_id);
+        }
       }
-    }
-    const s = get();
-    if (reset) {
-      // Too far behind to replay: what we hold may be missing anything, so fetch it all again.
-      s.refreshAll();
-      return;
-    }
-    if (updates.length > 0) {
-      s.applyTaskListUpdates(updates);
-      s.applyInboxTaskUpdates(updates);
-      s.refreshAgentsSoon();
-    }
-    if (taskEvents.length > 0) s.applyDetailEvents(taskEvents);
-    if (artifactTasks.size > 0) {
-      const open = s.detail.taskId;
-      if (open && artifactTasks.has(open)) s.refreshDetailArtifacts(open);
-      s.refreshNewArtifacts();
-    }
-    if (changed.has('agents') && s.agents.status !== 'idle') void s.loadAgents();
-    if (changed.has('settings') && s.settings.status !== 'idle') void s.loadSettings();
-    if (changed.has('tokens') && s.tokens.status !== 'idle') void s.loadTokens();
-    if (changed.has('deliveries')) s.refreshDetailDeliveries();
-  },
+      const s = get();
+      if (reset) {
+        // Too far behind to replay: what we hold may be missing anything, so fetch it all again.
+        s.refreshAll();
+        return;
+      }
+      if (updates.length > 0) {
+        s.applyTaskListUpdates(updates);
+        s.applyInboxTaskUpdates(updates);
+        s.refreshAgentsSoon();
+      }
+      if (taskEvents.length > 0) s.applyDetailEvents(taskEvents);
+      if (artifactTasks.size > 0) {
+        const open = s.detail.taskId;
+        if (open && artifactTasks.has(open)) s.refreshDetailArtifacts(open);
+        s.refreshNewArtifacts();
+      }
+      if (changed.has('agents') && s.agents.status !== 'idle') void s.loadAgents();
+      if (changed.has('settings') && s.settings.status !== 'idle') void s.loadSettings();
+      if (changed.has('tokens') && s.tokens.status !== 'idle') void s.loadTokens();
+      if (changed.has('deliveries')) s.refreshDetailDeliveries();
+    },
 
-  refreshAll(startedBefore) {
-    const s = get();
-    const due = (part: { status: string; requestedAt: number }): boolean =>
-      part.status !== 'idle' && (startedBefore === undefined || part.requestedAt < startedBefore);
-    if (due(s.inbox)) void s.loadInbox();
-    if (due(s.tasks)) void s.loadTasks();
-    if (s.detail.taskId && due(s.detail)) void s.reloadDetail();
-    if (due(s.agents)) void s.loadAgents();
-    if (due(s.artifacts)) void s.loadArtifacts();
-    if (due(s.settings)) void s.loadSettings();
-    if (due(s.tokens)) void s.loadTokens();
-  },
-});
+    refreshAll(startedBefore) {
+      const s = get();
+      const due = (part: { status: string; requestedAt: number }): boolean =>
+        part.status !== 'idle' && (startedBefore === undefined || part.requestedAt < startedBefore);
+      if (due(s.inbox)) void s.loadInbox();
+      if (due(s.tasks)) void s.loadTasks();
+      if (s.detail.taskId && due(s.detail)) void s.reloadDetail();
+      if (due(s.agents)) void s.loadAgents();
+      if (due(s.artifacts)) void s.loadArtifacts();
+      if (due(s.settings)) void s.loadSettings();
+      if (due(s.tokens)) void s.loadTokens();
+    },
+  };
+};

@@ -19,6 +19,8 @@ export interface TaskUpdate {
   agent_slug: string;
   /** The event's id: orders updates of the same task. */
   eventId: number;
+  /** The stream carried an answer to this task just before this status: it left INPUT_REQUIRED. */
+  afterAnswer?: boolean;
 }
 
 export interface TaskRows {
@@ -168,37 +170,73 @@ export function prependEvents(detail: TaskDetail, older: readonly TaskEvent[], m
 
 // ---- inbox ----------------------------------------------------------------------------------
 
-/** Most recently asked first: the question that just arrived is on top. */
-export function sortInbox(items: readonly InboxItem[]): InboxItem[] {
-  return [...items].sort((a, b) => (a.task.updated_at < b.task.updated_at ? 1 : a.task.updated_at > b.task.updated_at ? -1 : 0));
+/** The inbox as loaded: the cards shown (pages of the server's list, live arrivals on top) and the count. */
+export interface InboxRows {
+  items: InboxItem[];
+  /** Every task waiting for an answer, shown or not (minus answers on their way). */
+  total: number;
+  /** Absent when every waiting task is loaded. */
+  nextCursor?: string;
+  /** created_at of the last card of the last page: older waiting tasks may not be loaded yet. */
+  pagedOldest?: string;
+  /** A task not loaded moved on and may have been waiting: the count must be fetched again. */
+  uncertain?: boolean;
 }
 
 /**
- * Folds status updates into the inbox: a task in INPUT_REQUIRED is added (or its prompt
- * refreshed), any other status removes it. `answered` holds tasks whose answer is on its way,
- * with the updated_at of the prompt that was answered: a replayed event for that same prompt must
- * not bring the item back, while a new prompt (a later updated_at) must.
+ * Folds status updates into the inbox, in event order: a task entering INPUT_REQUIRED goes on top
+ * (total + 1), one leaving is removed (total − 1). The state machine makes most cases exact: a
+ * task enters only from WORKING (so every INPUT_REQUIRED status is an entry), and a task not
+ * loaded is known not to be waiting when it is newer than the loaded pages or every page is in.
+ * An older one leaving by an answer is known from the answer event before it; one cancelled is
+ * not, and sets `uncertain`. `answered` holds tasks whose answer is on its way (already taken
+ * off the count), with the updated_at of the prompt answered: a replayed event for that same
+ * prompt must not bring the item back, while a new prompt (a later updated_at) must.
  */
 export function applyInboxUpdates(
-  items: readonly InboxItem[],
+  list: InboxRows,
   updates: readonly TaskUpdate[],
   displayName: (slug: string) => string,
   answered: Readonly<Record<string, string>>,
-): InboxItem[] {
-  if (updates.length === 0) return items as InboxItem[];
-  const latest = latestPerTask(updates);
-  const byId = new Map(items.map((item) => [item.task.task_id, item]));
+): InboxRows {
+  if (updates.length === 0) return list;
+  const byId = new Map(list.items.map((item) => [item.task.task_id, item]));
+  const arrived: string[] = [];
+  let total = list.total;
+  let uncertain = false;
   let changed = false;
-  for (const update of latest.values()) {
+  for (const update of [...updates].sort((a, b) => a.eventId - b.eventId)) {
     const id = update.task.task_id;
+    const existing = byId.get(id);
     const answeredAt = answered[id];
-    const waiting = update.task.status === 'INPUT_REQUIRED' && (answeredAt === undefined || update.task.updated_at > answeredAt);
-    if (waiting) {
-      const existing = byId.get(id);
-      if (existing && existing.task.updated_at > update.task.updated_at) continue;
+    if (update.task.status === 'INPUT_REQUIRED') {
+      if (existing && existing.task.updated_at >= update.task.updated_at) continue;
+      // A prompt whose answer is on its way (replayed): already off the count.
+      if (!existing && answeredAt !== undefined && update.task.updated_at <= answeredAt) continue;
       byId.set(id, { task: update.task, agent_slug: update.agent_slug, agent_display_name: existing?.agent_display_name ?? displayName(update.agent_slug) });
+      if (!existing) {
+        arrived.push(id);
+        total++;
+      }
       changed = true;
-    } else if (byId.delete(id)) changed = true;
+    } else if (existing) {
+      byId.delete(id);
+      total--;
+      changed = true;
+    } else if (answeredAt === undefined && list.nextCursor !== undefined && (list.pagedOldest === undefined || update.task.created_at <= list.pagedOldest)) {
+      // Possibly one of the waiting tasks not loaded yet.
+      if (update.afterAnswer) {
+        total--;
+        changed = true;
+      } else if (update.task.status === 'CANCELLED') uncertain = true;
+    }
   }
-  return changed ? sortInbox([...byId.values()]) : (items as InboxItem[]);
+  if (!changed && !uncertain) return list;
+  const fresh = new Set(arrived);
+  const top = arrived.reverse().flatMap((id) => byId.get(id) ?? []);
+  const rest = list.items.flatMap((item) => (fresh.has(item.task.task_id) ? [] : (byId.get(item.task.task_id) ?? [])));
+  const next: InboxRows = { ...list, items: [...top, ...rest], total: Math.max(total, top.length + rest.length) };
+  if (uncertain) next.uncertain = true;
+  else delete next.uncertain;
+  return next;
 }

@@ -1,14 +1,14 @@
 /**
  * Tasks waiting for the person at the desk: newest question first, each with its prompt and an
- * answer form. Answering removes the card at once (it comes back with the error if the host
- * refuses).
+ * answer form, a page at a time ("Load more"); the heading counts them all. Answering removes the
+ * card at once (it comes back with the error if the host refuses).
  */
 import type { InboxItem } from '../../../main/shared/control-api.js';
 import { AnswerForm } from '../components/AnswerForm.js';
 import { Icon } from '../components/Icon.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { EmptyState, ErrorState, SkeletonRows } from '../components/States.js';
-import { plural, shortId } from '../lib/format.js';
+import { formatCount, plural, shortId } from '../lib/format.js';
 import { taskHref } from '../lib/route.js';
 import type { AnswerFailure } from '../store/inbox-slice.js';
 import { useActions, useApp } from '../store/react.js';
@@ -16,11 +16,12 @@ import { ViewHeader } from './ViewHeader.js';
 
 export function InboxView() {
   const inbox = useApp((s) => s.inbox);
-  const { loadInbox } = useActions();
+  const { loadInbox, loadMoreInbox } = useActions();
   const count = inbox.items.length;
+  const total = inbox.total;
   return (
     <div className="view view-inbox">
-      <ViewHeader title="Inbox" subtitle={inbox.status === 'ready' ? (count === 0 ? 'Nothing waiting' : `${plural(count, 'task')} waiting for your answer`) : undefined} />
+      <ViewHeader title="Inbox" subtitle={inbox.status === 'ready' ? (total === 0 ? 'Nothing waiting' : `${plural(total, 'task')} waiting for your answer`) : undefined} />
       <div className="view-body view-scroll">
         {inbox.status === 'loading' || inbox.status === 'idle' ? (
           <SkeletonRows rows={3} label="Loading the inbox" />
@@ -34,11 +35,24 @@ export function InboxView() {
             </a>
           </EmptyState>
         ) : (
-          <ul className="inbox-list" aria-label="Waiting for an answer">
-            {inbox.items.map((item, i) => (
-              <InboxCard key={item.task.task_id} item={item} failure={inbox.failures[item.task.task_id]} first={i === 0} />
-            ))}
-          </ul>
+          <>
+            <ul className="inbox-list" aria-label="Waiting for an answer">
+              {inbox.items.map((item, i) => (
+                <InboxCard key={item.task.task_id} item={item} failure={inbox.failures[item.task.task_id]} first={i === 0} />
+              ))}
+            </ul>
+            {inbox.nextCursor !== undefined && (
+              <div className="inbox-more">
+                <span className="muted" aria-live="polite">
+                  Showing {formatCount(count)} of {formatCount(Math.max(total, count))}
+                </span>
+                {inbox.moreError !== undefined && <span role="alert">Could not load more: {inbox.moreError}</span>}
+                <button type="button" className="btn btn-sm" onClick={() => void loadMoreInbox()} disabled={inbox.loadingMore} aria-busy={inbox.loadingMore}>
+                  {inbox.loadingMore ? 'Loading…' : inbox.moreError !== undefined ? 'Try again' : 'Load more'}
+                </button>
+              </div>
+            )}
+          </>
         )}
       </div>
     </div>

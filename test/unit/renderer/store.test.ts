@@ -3,7 +3,7 @@
  * API is exercised by the browser tests against a running host).
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentList, InboxItem, SessionInfo, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
+import type { AgentList, InboxItem, InboxList, InboxQuery, SessionInfo, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
 import type { JsonObject, Task, TaskStatus } from '../../../main/shared/protocol.js';
 import type { ControlApi } from '../../../renderer/src/api/client.js';
 import { ApiError } from '../../../renderer/src/api/http.js';
@@ -49,6 +49,9 @@ class FakeApi implements ControlApi {
   taskPages: Deferred<TaskListPage>[] = [];
   inboxCalls = 0;
   inbox: InboxItem[] = [];
+  inboxQueries: InboxQuery[] = [];
+  /** When set, inbox pages are answered by the test (else the whole `inbox` as one page). */
+  inboxPages: Deferred<InboxList>[] | undefined;
   agentCalls = 0;
   answers: { taskId: string; input: JsonObject }[] = [];
   answerResult: () => Promise<Task> = async () => task(1);
@@ -67,9 +70,15 @@ class FakeApi implements ControlApi {
     this.taskPages.push(d);
     return d.promise;
   };
-  getInbox = async (): Promise<InboxItem[]> => {
+  getInbox = async (query: InboxQuery): Promise<InboxList> => {
     this.inboxCalls++;
-    return this.inbox;
+    this.inboxQueries.push(query);
+    if (this.inboxPages) {
+      const d = deferred<InboxList>();
+      this.inboxPages.push(d);
+      return d.promise;
+    }
+    return { items: this.inbox, total: this.inbox.length };
   };
   listAgents = async (): Promise<AgentList> => {
     this.agentCalls++;
@@ -109,11 +118,16 @@ const waiting = (n: number, prompt = `Question ${n}?`): InboxItem => ({
 });
 
 const statusEvent = (id: number, t: Task, agent = 'echo') => ({ type: 'task' as const, agent_slug: agent, event: { id, task_id: t.task_id, kind: 'status' as const, data: t } });
+const answerEvent = (id: number, taskId: string) => ({
+  type: 'task' as const,
+  agent_slug: 'echo',
+  event: { id, task_id: taskId, kind: 'answer' as const, data: { timestamp: '2025-01-01T12:00:00.000Z', input: {} } },
+});
 
 describe('answering from the inbox', () => {
   it('removes the task at once and keeps it out after the host accepts', async () => {
     const { api, store } = setup();
-    api.inbox = [waiting(1), waiting(2)];
+    api.inbox = [waiting(2), waiting(1)]; // newest first, as the server answers
     await store.getState().loadInbox();
     expect(store.getState().inbox.items.map((i) => i.task.task_id)).toEqual(['t2', 't1']);
 
@@ -159,6 +173,101 @@ describe('answering from the inbox', () => {
     await store.getState().answerTask('t1', { text: 'a' });
     store.getState().receive([statusEvent(60, task(1, 'WORKING')), statusEvent(61, task(1, 'INPUT_REQUIRED', { prompt: 'Next?', updated_at: '2025-01-01T12:00:00.000Z' }))]);
     expect(store.getState().inbox.items.map((i) => i.task.prompt)).toEqual(['Next?']);
+  });
+});
+
+describe('the inbox in pages, with a live count', () => {
+  /** Waiting tasks t{n} for n from `from` down to `to` (newest first, as the server pages). */
+  const range = (from: number, to: number): InboxItem[] => Array.from({ length: from - to + 1 }, (_, k) => waiting(from - k));
+  const ids = (store: AppStore): string[] => store.getState().inbox.items.map((i) => i.task.task_id);
+
+  async function loaded(): Promise<{ api: FakeApi; store: AppStore }> {
+    const { api, store } = setup();
+    api.inboxPages = [];
+    void store.getState().loadInbox();
+    expect(api.inboxQueries).toEqual([{ limit: 50 }]);
+    // 5 waiting in all, 3 per page here: t50..t48 shown, t47 and t46 not loaded.
+    api.inboxPages[0]!.resolve({ items: range(50, 48), total: 5, next_cursor: 'c1' });
+    await flush();
+    return { api, store };
+  }
+
+  it('shows the first page with the whole count, and "Load more" appends the next page', async () => {
+    const { api, store } = await loaded();
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+    expect(store.getState().inbox).toMatchObject({ total: 5, nextCursor: 'c1', status: 'ready' });
+    void store.getState().loadMoreInbox();
+    void store.getState().loadMoreInbox(); // one request at a time
+    expect(api.inboxQueries.slice(1)).toEqual([{ limit: 50, cursor: 'c1' }]);
+    api.inboxPages![1]!.resolve({ items: range(47, 46), total: 5 });
+    await flush();
+    expect(ids(store)).toEqual(['t50', 't49', 't48', 't47', 't46']);
+    expect(store.getState().inbox).toMatchObject({ total: 5, nextCursor: undefined, loadingMore: false });
+  });
+
+  it('counts a task entering INPUT_REQUIRED (on top) and one leaving, loaded or not', async () => {
+    const { store } = await loaded();
+    // A new question, and an old task not loaded that starts waiting again: both on top.
+    store.getState().receive([statusEvent(100, task(60, 'INPUT_REQUIRED', { prompt: 'New?' })), statusEvent(101, task(10, 'INPUT_REQUIRED', { prompt: 'Old?' }))]);
+    expect(ids(store)).toEqual(['t10', 't60', 't50', 't49', 't48']);
+    expect(store.getState().inbox.total).toBe(7);
+    // A loaded card answered elsewhere; an unloaded one answered elsewhere (its answer event says so).
+    store.getState().receive([statusEvent(102, task(49, 'WORKING')), answerEvent(103, 't47'), statusEvent(104, task(47, 'WORKING'))]);
+    expect(ids(store)).toEqual(['t10', 't60', 't50', 't48']);
+    expect(store.getState().inbox.total).toBe(5);
+    // Tasks that were never waiting: a new one starting, an old queued one starting, one finishing.
+    store.getState().receive([statusEvent(105, task(61, 'WORKING')), statusEvent(106, task(5, 'WORKING')), statusEvent(107, task(61, 'COMPLETED'))]);
+    expect(store.getState().inbox.total).toBe(5);
+  });
+
+  it('does not count a live arrival twice when its page comes in, nor a card being answered', async () => {
+    const { api, store } = await loaded();
+    store.getState().receive([statusEvent(100, task(46, 'INPUT_REQUIRED', { prompt: 'Again?' }))]);
+    expect(store.getState().inbox.total).toBe(6);
+    api.answerResult = () => new Promise<Task>(() => undefined); // still on its way
+    void store.getState().answerTask('t47', { text: 'x' });
+    void store.getState().loadMoreInbox();
+    api.inboxPages![1]!.resolve({ items: [waiting(47), task46()], total: 6 });
+    await flush();
+    expect(ids(store)).toEqual(['t46', 't50', 't49', 't48']);
+    function task46(): InboxItem {
+      return { ...waiting(46), task: task(46, 'INPUT_REQUIRED', { prompt: 'Again?' }) };
+    }
+  });
+
+  it('takes an answered card off the count at once, and puts both back if the host refuses', async () => {
+    const { api, store } = await loaded();
+    let refuse!: (err: unknown) => void;
+    api.answerResult = () => new Promise<Task>((_, reject) => (refuse = reject));
+    const sent = store.getState().answerTask('t49', { text: 'x' });
+    expect(ids(store)).toEqual(['t50', 't48']);
+    expect(store.getState().inbox.total).toBe(4);
+    refuse(new ApiError(400, 'INVALID_ANSWER', 'no'));
+    expect(await sent).toBe(false);
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+    expect(store.getState().inbox.total).toBe(5);
+    // Accepted this time: the WORKING event that follows is not counted again.
+    api.answerResult = async () => task(49);
+    expect(await store.getState().answerTask('t49', { text: 'y' })).toBe(true);
+    store.getState().receive([answerEvent(200, 't49'), statusEvent(201, task(49, 'WORKING', { updated_at: '2025-01-01T12:00:00.000Z' }))]);
+    expect(store.getState().inbox.total).toBe(4);
+  });
+
+  it('asks for the count again when a task that was not loaded is cancelled (it may have been waiting)', async () => {
+    const { api, store } = await loaded();
+    store.getState().receive([statusEvent(100, task(46, 'CANCELLED'))]);
+    expect(api.inboxQueries.at(-1)).toEqual({ limit: 1 });
+    // Meanwhile a new question arrives: it is added to what the server counted.
+    store.getState().receive([statusEvent(101, task(70, 'INPUT_REQUIRED'))]);
+    expect(store.getState().inbox.total).toBe(6);
+    api.inboxPages!.at(-1)!.resolve({ items: [waiting(48)], total: 4, next_cursor: 'x' });
+    await flush();
+    expect(store.getState().inbox.total).toBe(5);
+    // A cancelled task newer than the loaded pages was not waiting: nothing to ask.
+    const calls = api.inboxCalls;
+    store.getState().receive([statusEvent(102, task(80, 'CANCELLED'))]);
+    expect(api.inboxCalls).toBe(calls);
+    expect(store.getState().inbox.total).toBe(5);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   matchesFilters,
   prependEvents,
   summaryOf,
+  type InboxRows,
   type TaskFilters,
   type TaskRows,
   type TaskUpdate,
@@ -156,26 +157,56 @@ describe('task detail: live events', () => {
 describe('inbox: live status updates', () => {
   const item = (t: Task): InboxItem => ({ task: t, agent_slug: 'echo', agent_display_name: 'Echo' });
   const name = (slug: string): string => `Agent ${slug}`;
+  const inbox = (items: InboxItem[], more: Partial<InboxRows> = {}): InboxRows => ({ items, total: items.length, ...more });
 
-  it('adds a task that starts waiting (newest question first) and removes one that moves on', () => {
+  it('adds a task that starts waiting (on top) and removes one that moves on, counting both', () => {
     const items = [item(task(1, 'INPUT_REQUIRED', { prompt: 'A?' })), item(task(2, 'INPUT_REQUIRED', { prompt: 'B?' }))];
-    const next = applyInboxUpdates(items, [update(task(3, 'INPUT_REQUIRED', { prompt: 'C?' }), 'python-script'), update(task(1, 'WORKING'))], name, {});
-    expect(next.map((i) => [i.task.task_id, i.agent_display_name])).toEqual([
+    const next = applyInboxUpdates(inbox(items), [update(task(3, 'INPUT_REQUIRED', { prompt: 'C?' }), 'python-script'), update(task(1, 'WORKING'))], name, {});
+    expect(next.items.map((i) => [i.task.task_id, i.agent_display_name])).toEqual([
       ['t3', 'Agent python-script'],
       ['t2', 'Echo'],
     ]);
+    expect(next.total).toBe(2);
+  });
+
+  it('puts live arrivals on top in the order they came, whatever their age, and keeps the pages in server order', () => {
+    const items = [item(task(5, 'INPUT_REQUIRED')), item(task(4, 'INPUT_REQUIRED'))];
+    const next = applyInboxUpdates(inbox(items), [{ ...update(task(1, 'INPUT_REQUIRED')), eventId: 20 }, { ...update(task(9, 'INPUT_REQUIRED')), eventId: 21 }], name, {});
+    expect(next.items.map((i) => i.task.task_id)).toEqual(['t9', 't1', 't5', 't4']);
+    expect(next.total).toBe(4);
+  });
+
+  it('follows a task through the batch in event order (asked and answered: no change)', () => {
+    const list = inbox([item(task(5, 'INPUT_REQUIRED'))], { total: 30, nextCursor: 'c', pagedOldest: task(5).created_at });
+    const asked = { ...update(task(2, 'INPUT_REQUIRED')), eventId: 40 };
+    const moved = { ...update(task(2, 'WORKING')), eventId: 42, afterAnswer: true };
+    expect(applyInboxUpdates(list, [moved, asked], name, {})).toMatchObject({ total: 30, items: list.items });
+  });
+
+  it('knows a task not loaded was waiting when an answer came before its status; is unsure of a cancel', () => {
+    const list = inbox([item(task(5, 'INPUT_REQUIRED'))], { total: 30, nextCursor: 'c', pagedOldest: task(5).created_at });
+    expect(applyInboxUpdates(list, [{ ...update(task(2, 'WORKING')), afterAnswer: true }], name, {}).total).toBe(29);
+    expect(applyInboxUpdates(list, [update(task(2, 'WORKING'))], name, {})).toBe(list);
+    expect(applyInboxUpdates(list, [update(task(2, 'CANCELLED'))], name, {})).toMatchObject({ total: 30, uncertain: true });
+    // Newer than the loaded pages, or every page loaded: it was not waiting.
+    expect(applyInboxUpdates(list, [update(task(7, 'CANCELLED'))], name, {})).toBe(list);
+    const whole = inbox(list.items);
+    expect(applyInboxUpdates(whole, [update(task(2, 'CANCELLED'))], name, {})).toBe(whole);
   });
 
   it('does not bring back a task whose answer is on its way, but does show its next question', () => {
     const asked = task(4, 'INPUT_REQUIRED', { prompt: 'First?' });
     const answered = { t4: asked.updated_at };
-    expect(applyInboxUpdates([], [update(asked)], name, answered)).toEqual([]);
+    expect(applyInboxUpdates(inbox([]), [update(asked)], name, answered)).toEqual(inbox([]));
+    expect(applyInboxUpdates(inbox([]), [update(task(4, 'WORKING'))], name, answered).total).toBe(0);
     const again = task(4, 'INPUT_REQUIRED', { prompt: 'Second?', updated_at: '2025-01-01T12:00:00.000Z' });
-    expect(applyInboxUpdates([], [update(again)], name, answered).map((i) => i.task.prompt)).toEqual(['Second?']);
+    const next = applyInboxUpdates(inbox([]), [update(again)], name, answered);
+    expect(next.items.map((i) => i.task.prompt)).toEqual(['Second?']);
+    expect(next.total).toBe(1);
   });
 
-  it('returns the same array when nothing changes', () => {
-    const items = [item(task(1, 'INPUT_REQUIRED'))];
-    expect(applyInboxUpdates(items, [update(task(9, 'COMPLETED'))], name, {})).toBe(items);
+  it('returns the same list when nothing changes', () => {
+    const list = inbox([item(task(1, 'INPUT_REQUIRED'))]);
+    expect(applyInboxUpdates(list, [update(task(9, 'COMPLETED'))], name, {})).toBe(list);
   });
 });
