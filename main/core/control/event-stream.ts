@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ControlEvent } from '../../shared/control-api.js';
 import type { TaskEvent } from '../../shared/protocol.js';
-import { nowIso } from '../clock.js';
 import type { ChangedPart } from '../host-changes.js';
+import { KeepAliveSender } from '../server/sse/keep-alive.js';
 import { formatEvent, type SseWriter } from '../server/sse/sse-writer.js';
 import type { SlugTaggedEvent } from '../store/task-queries.js';
 
@@ -68,17 +68,18 @@ export class ControlStream {
   private cursor = 0;
   private pending: Frame[] = [];
   private pendingBytes = 0;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly sender: KeepAliveSender;
 
-  constructor(private readonly options: ControlStreamOptions) {}
+  constructor(private readonly options: ControlStreamOptions) {
+    this.sender = new KeepAliveSender(options.writer, options.pingMs, () => this.drop());
+  }
 
   /** Runs until the client goes, is dropped or `close()`; resolves once it is live. */
   async start(): Promise<void> {
     if (this.state !== 'idle') return;
-    const { writer, log, afterId, pingMs } = this.options;
+    const { writer, log, afterId } = this.options;
     this.state = 'replay';
-    this.pingTimer = setTimeout(() => this.ping(), pingMs);
-    this.pingTimer.unref();
+    this.sender.start();
     writer.onClose(() => this.finish('client-gone'));
     try {
       if (afterId === undefined) {
@@ -156,18 +157,7 @@ export class ControlStream {
   }
 
   private send(text: string): boolean {
-    const accepted = this.options.writer.write(text);
-    this.pingTimer?.refresh();
-    return accepted;
-  }
-
-  private ping(): void {
-    if (this.state === 'ended') return;
-    if (!this.options.writer.fits()) {
-      this.drop();
-      return;
-    }
-    this.send(formatEvent({ event: 'ping', data: JSON.stringify({ timestamp: nowIso() }) }));
+    return this.sender.send(text);
   }
 
   private drop(): void {
@@ -183,7 +173,7 @@ export class ControlStream {
   private finish(reason: StreamEnd): void {
     if (this.state === 'ended') return;
     this.state = 'ended';
-    if (this.pingTimer) clearTimeout(this.pingTimer);
+    this.sender.stop();
     this.pending = [];
     this.pendingBytes = 0;
     this.options.logger.debug({ reason }, 'control event stream ended');

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TaskEvent, TaskEventDataMap, TaskEventKind } from '../../../shared/protocol.js';
 import { isTerminal } from '../../../shared/task-states.js';
-import { nowIso } from '../../clock.js';
+import { KeepAliveSender } from './keep-alive.js';
 import { formatEvent, type SseWriter } from './sse-writer.js';
 
 /** What a stream reads: the durable event log and the committed-event feed (TaskService). */
@@ -89,21 +89,21 @@ export class TaskStream {
   private pending: TaskEvent[] = [];
   private pendingBytes = 0;
   private unsubscribe: () => void = () => undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly sender: KeepAliveSender;
 
   constructor(private readonly options: TaskStreamOptions) {
+    this.sender = new KeepAliveSender(options.writer, options.pingMs, () => this.drop());
     this.cursor = options.afterId;
   }
 
   /** Streams until the task ends, the client goes or `close()`; resolves when the replay is done. */
   async start(): Promise<void> {
     if (this.state !== 'idle') return;
-    const { source, writer, pingMs } = this.options;
+    const { source, writer } = this.options;
     this.state = 'replay';
     // Live first: every event committed from here on is in the history read below or in `pending`.
     this.unsubscribe = source.onEvent((event) => this.onCommitted(event));
-    this.pingTimer = setTimeout(() => this.ping(), pingMs);
-    this.pingTimer.unref();
+    this.sender.start();
     writer.onClose(() => this.finish('client-gone'));
     try {
       await this.replay();
@@ -183,19 +183,8 @@ export class TaskStream {
     if (endsStream(event)) this.endAfterTerminal();
   }
 
-  private send(frame: string): boolean {
-    const accepted = this.options.writer.write(frame);
-    this.pingTimer?.refresh();
-    return accepted;
-  }
-
-  private ping(): void {
-    if (this.state === 'ended') return;
-    if (!this.options.writer.fits()) {
-      this.drop();
-      return;
-    }
-    this.send(formatEvent({ event: 'ping', data: JSON.stringify({ timestamp: nowIso() }) }));
+  private send(text: string): boolean {
+    return this.sender.send(text);
   }
 
   private endAfterTerminal(): void {
@@ -217,7 +206,7 @@ export class TaskStream {
     if (this.state === 'ended') return;
     this.state = 'ended';
     this.unsubscribe();
-    if (this.pingTimer) clearTimeout(this.pingTimer);
+    this.sender.stop();
     this.pending = [];
     this.pendingBytes = 0;
     if (reason !== 'too-slow') this.options.logger.debug({ taskId: this.options.taskId, reason }, 'SSE stream ended');
