@@ -21,6 +21,22 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
   },
   {
+    // The shell's modules take Electron as a parameter (tested with a stand-in under plain Node);
+    // only its entry imports the real module.
+    files: ['main/shell/**/*.ts'],
+    ignores: ['main/shell/electron-main.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', allowTypeImports: true }] }] },
+  },
+  {
+    // The preload runs sandboxed: Electron's renderer modules only, no Node.
+    files: ['preload/**/*.ts'],
+    ignores: ['preload/vite.config.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'A sandboxed preload cannot load Node modules.' }] }],
+    },
+  },
+  {
     // The desk UI runs in a browser (or Electron's sandboxed renderer): browser globals only, no
     // Node modules and no Electron; native helpers come through the preload's window.agentHost.
     files: ['renderer/**/*.{ts,tsx}'],

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCommand, USAGE, UsageError } from './args.js';
-import { describeDesktopAvailability } from './desktop.js';
+import { prepareDesktop } from './desktop.js';
 import { runHeadless } from './run-host.js';
 import { runDeliveries } from './run-deliveries.js';
 import { runTokens } from './run-tokens.js';
@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
         return runDeliveries(command, print);
       case 'host': {
         if (!command.headless) {
-          const desktop = describeDesktopAvailability();
+          const desktop = await prepareDesktop(print);
           if (desktop.available) return await desktop.launch(argv);
           print(`Starting headless: ${desktop.reason}.`);
         }

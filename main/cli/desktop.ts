@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hasElectronNativeBuild } from '../packaging/native-binding-path.js';
 
 export type DesktopAvailability =
   | { available: true; electronPath: string; launch: (argv: string[]) => Promise<number> }
@@ -31,10 +32,17 @@ export function findElectronBinary(): { path: string } | { reason: string } {
   return { path: binary };
 }
 
-export function describeDesktopAvailability(): DesktopAvailability {
+/**
+ * Whether the desktop app can start here; where Electron is installed but better-sqlite3 has no
+ * build for it yet (a fresh checkout), that build is made first (`npm run native:electron`), since
+ * the Node build in node_modules cannot load in Electron. Progress goes to `print`.
+ */
+export async function prepareDesktop(print: (line: string) => void): Promise<DesktopAvailability> {
   const found = findElectronBinary();
   if ('reason' in found) return { available: false, reason: found.reason };
   if (!existsSync(SHELL_ENTRY)) return { available: false, reason: 'this build has no desktop shell' };
+  const native = await ensureElectronNativeBuild(print);
+  if (native) return { available: false, reason: native };
   return {
     available: true,
     electronPath: found.path,
@@ -45,4 +53,21 @@ export function describeDesktopAvailability(): DesktopAvailability {
         child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
       }),
   };
+}
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Builds better-sqlite3 for the installed Electron if needed; the reason it could not, or undefined. */
+async function ensureElectronNativeBuild(print: (line: string) => void): Promise<string | undefined> {
+  const version = (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version;
+  if (hasElectronNativeBuild(PROJECT_ROOT, version)) return undefined;
+  print(`Building better-sqlite3 for Electron ${version} (first start only)…`);
+  try {
+    // Loaded only here: build tooling, absent from the packaged app.
+    const { buildNative, parseOptions } = await import('../packaging/build-native.js');
+    await buildNative(parseOptions(['--skip-if-built']), print);
+    return undefined;
+  } catch (err) {
+    return `better-sqlite3 could not be built for Electron ${version} (${(err as Error).message})`;
+  }
 }

@@ -74,5 +74,7 @@ function describeHost(host: RunningHost, print: (line: string) => void): void {
   }
   for (const error of host.registry.errors()) print(`Plugin skipped: ${error.dir}: ${error.reason}`);
   if (host.config.server.require_token) print('Bearer tokens are required (agent-host tokens create --name NAME).');
+  const intake = host.intake.state();
+  if (intake.paused) print(`Intake is paused (since ${intake.paused_at ?? 'start'}): new tasks are refused until it is resumed in the desk UI.`);
   print('Press Ctrl+C to stop.');
 }

@@ -5,7 +5,7 @@ export type ChangedPart = Extract<ControlEvent, { type: 'changed' }>['what'];
 export type ChangeListener = (what: ChangedPart) => void;
 
 /**
- * In-process notice that agents, settings, tokens or webhook deliveries changed, for changes that
+ * In-process notice that agents, settings, tokens, webhook deliveries or intake changed, for changes that
  * leave no task event behind (the control API's live stream turns them into `changed` events).
  * Whoever changes one of these parts calls `emit`; listeners must not throw.
  */

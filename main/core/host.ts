@@ -23,10 +23,15 @@ import { TaskPurge } from './store/task-purge.js';
 import { TaskQueries } from './store/task-queries.js';
 import { TaskStore } from './store/task-store.js';
 import { TokenStore } from './store/token-store.js';
+import { Intake, type IntakeControl } from './tasks/intake.js';
+import { TaskPromptFeed, type PromptFeed } from './tasks/prompt-feed.js';
 import { RetentionJob } from './tasks/retention-job.js';
 import { TaskService } from './tasks/task-service.js';
 
 export { ListenError } from './listen.js';
+export type { IntakeState } from '../shared/control-api.js';
+export type { IntakeControl } from './tasks/intake.js';
+export type { PromptChange, PromptFeed, WaitingPrompt } from './tasks/prompt-feed.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -63,9 +68,13 @@ export interface RunningHost {
   controlLoginUrl: string;
   /** A fresh one-time token for `POST /api/session` (the desktop window gets `{desktop: true}`). */
   mintSessionToken(grant?: SessionGrant): string;
-  /** Tells the control API's live stream that agents, settings, tokens or deliveries changed. */
+  /** Tells the control API's live stream that agents, settings, tokens, deliveries or intake changed. */
   changes: HostChanges;
   retention: RetentionJob;
+  /** Pause and resume of new tasks (the control API's `/api/intake`, the tray's toggle); saved in config.json. */
+  intake: IntakeControl;
+  /** Tasks waiting for an answer, and their moves into and out of INPUT_REQUIRED (tray, notifications). */
+  prompts: PromptFeed;
   /** Stops intake, lets running tasks finish or see cancel within the grace period, closes the DB. */
   close(): Promise<void>;
 }
@@ -100,7 +109,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     // Before runtime.start(): the restart recovery's status changes are notified too.
     const { deliveries, notifier } = setUpNotifications({ db, store, agents: registry, settings: config.notifications, logger });
     const runtime = new AgentRuntime({ store, agents: registry, artifactsRoot: layout.artifacts, runtime: config.runtime, logger });
-    const service = new TaskService(store, runtime);
+    const changes = new HostChanges();
+    const intake = new Intake({ configFile: layout.config, settings: config.intake, changes, logger });
+    if (intake.isPaused()) logger.warn({ paused_at: intake.state().paused_at }, 'intake is paused: new tasks are refused until it is resumed');
+    const service = new TaskService(store, runtime, intake);
+    const queries = new TaskQueries(db);
+    const prompts = new TaskPromptFeed({ store, queries, agents: registry, logger });
     let shuttingDown = false;
     const server = await buildA2aServer({
       config: config.server,
@@ -125,7 +139,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const port = boundPort(server.server.address(), config.server.port);
     const url = httpUrl(config.server.host, port);
 
-    const changes = new HostChanges();
     const retention = new RetentionJob({
       purge: new TaskPurge(db),
       artifactsRoot: layout.artifacts,
@@ -136,7 +149,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       config,
       layout,
       store,
-      queries: new TaskQueries(db),
+      queries,
       tasks: service,
       registry,
       runtime,
@@ -145,6 +158,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       changes,
       sessions: new SessionRegistry(),
       retention,
+      intake,
       a2aUrl: reachableUrl(config.server.host, port),
       version: appVersion(),
       isShuttingDown: () => shuttingDown,
@@ -182,6 +196,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       mintSessionToken: control.mintSessionToken,
       changes,
       retention,
+      intake,
+      prompts,
       close,
     };
   } catch (err) {

@@ -245,16 +245,32 @@ export interface SettingsPatch {
   retention_days?: number;
 }
 
+// ---- intake ------------------------------------------------------------------------------------
+
+/**
+ * `GET /api/intake`, `PUT /api/intake` `{paused}` (an IntakePatch; answers 200 with the IntakeState,
+ * saved to config.json so a restart keeps it). While paused the A2A server refuses new tasks with
+ * 503 `INTAKE_PAUSED` and `Retry-After`; running tasks, answers and cancels go on as usual.
+ */
+export interface IntakeState {
+  paused: boolean;
+  /** When intake was paused (absent while accepting). */
+  paused_at?: string;
+}
+export interface IntakePatch {
+  paused: boolean;
+}
+
 // ---- live events -------------------------------------------------------------------------------
 
 /**
  * `GET /api/events`: one SSE stream of every change, resumable with `Last-Event-ID`. Task events
  * carry the task_events id as their SSE id (replayed after a reconnect, none missed or repeated);
- * `changed` events (agents, settings, tokens, deliveries) carry no id: the UI refetches that part.
+ * `changed` events (agents, settings, tokens, deliveries, intake) carry no id: the UI refetches that part.
  */
 export type ControlEvent =
   | { type: 'task'; event: TaskEvent; agent_slug: string }
-  | { type: 'changed'; what: 'agents' | 'settings' | 'tokens' | 'deliveries' }
+  | { type: 'changed'; what: 'agents' | 'settings' | 'tokens' | 'deliveries' | 'intake' }
   | { type: 'reset' };
 /**
  * SSE `event:` names: `task`, `changed`, `reset` (the client is too far behind: refetch everything;

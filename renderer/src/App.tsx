@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Icon } from './components/Icon.js';
+import { IntakeBanner } from './components/IntakeBanner.js';
 import { Nav, NAV_ITEMS } from './components/Nav.js';
 import { ShortcutsDialog } from './components/ShortcutsDialog.js';
 import { SkeletonRows } from './components/States.js';
 import { Toasts } from './components/Toasts.js';
 import { useHotkeys, type HotkeyMap } from './hooks/useHotkeys.js';
+import { useOpenPromptRequests } from './hooks/useOpenPromptRequests.js';
 import { navigate, useRoute } from './hooks/useRoute.js';
 import { connectLive } from './store/live-connection.js';
 import { useActions, useApp, useAppStore } from './store/react.js';
@@ -17,6 +19,7 @@ import { TasksView } from './views/TasksView.js';
 
 export function App() {
   const session = useApp((s) => s.session);
+  useOpenPromptRequests();
   if (session.status === 'ready') return <Shell />;
   if (session.status === 'checking' && session.first) return <Splash />;
   return <SessionScreen session={session} />;
@@ -35,7 +38,7 @@ function Splash() {
 
 function Shell() {
   const store = useAppStore();
-  const { loadInbox, loadAgents } = useActions();
+  const { loadInbox, loadAgents, loadIntake } = useActions();
   const route = useRoute();
   const dataReady = useApp((s) => s.dataReady);
   const waiting = useApp((s) => s.inbox.total);
@@ -43,12 +46,14 @@ function Shell() {
 
   useEffect(() => connectLive(store), [store]);
 
-  // The inbox count (title, nav badge) and agent names (filters, cards) are needed everywhere.
+  // The inbox count (title, nav badge), agent names (filters, cards) and whether intake is paused
+  // (the banner) are needed everywhere.
   useEffect(() => {
     if (!dataReady) return;
     void loadInbox();
     void loadAgents();
-  }, [dataReady, loadInbox, loadAgents]);
+    void loadIntake();
+  }, [dataReady, loadInbox, loadAgents, loadIntake]);
 
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Agent Host` : 'Agent Host';
@@ -65,12 +70,13 @@ function Shell() {
       </a>
       <Nav current={route.view} onShortcuts={() => setShortcuts(true)} />
       <main className="main" id="main" tabIndex={-1}>
+        <IntakeBanner />
         {!dataReady ? (
           <div className="view">
             <SkeletonRows rows={8} label="Connecting to Agent Host" />
           </div>
         ) : route.view === 'inbox' ? (
-          <InboxView />
+          <InboxView taskId={route.taskId} />
         ) : route.view === 'tasks' ? (
           <TasksView taskId={route.taskId} />
         ) : route.view === 'artifacts' ? (

@@ -1,20 +1,22 @@
 /**
- * The desktop shell's preload facade, `window.agentHost`, when the UI runs in the Electron window.
- * Only feature-detected: in a plain browser it does not exist and the buttons that need it are not
- * shown. Methods take an artifact id, not a path, so the main process resolves the path itself and
- * the page can never ask it to open an arbitrary file.
+ * The desktop shell's preload facade, `window.agentHost` (its contract: main/shared/desktop-bridge.ts),
+ * when the UI runs in the Electron window. Only feature-detected, method by method: in a plain
+ * browser it does not exist, and a preload from another version may offer only some methods, so
+ * whatever needs one of them is shown only when that function is there.
  */
-export interface AgentHostBridge {
-  /** Shows the artifact's file in the system file manager. */
-  revealArtifact?: (artifactId: string) => Promise<void>;
-  /** Opens the artifact's file with its default application. */
-  openArtifact?: (artifactId: string) => Promise<void>;
-}
+import { isBridgeId, type AgentHostBridge, type LoginItemState } from '../../main/shared/desktop-bridge.js';
 
 declare global {
   interface Window {
-    agentHost?: AgentHostBridge;
+    /** Partial on purpose: nothing here may assume a method exists before checking it. */
+    agentHost?: Partial<AgentHostBridge>;
   }
+}
+
+/** The bridge, if the page has one. Read from globalThis so the helpers also run in unit tests. */
+function bridge(): Partial<AgentHostBridge> | undefined {
+  const value = (globalThis as { agentHost?: unknown }).agentHost;
+  return typeof value === 'object' && value !== null ? (value as Partial<AgentHostBridge>) : undefined;
 }
 
 export interface DesktopActions {
@@ -22,11 +24,36 @@ export interface DesktopActions {
   open?: (artifactId: string) => Promise<void>;
 }
 
-/** The native helpers that exist right now (none in a browser). */
+/** The native file helpers that exist right now (none in a browser). */
 export function desktopActions(): DesktopActions {
-  const bridge = typeof window === 'undefined' ? undefined : window.agentHost;
+  const b = bridge();
   const actions: DesktopActions = {};
-  if (bridge && typeof bridge.revealArtifact === 'function') actions.reveal = bridge.revealArtifact.bind(bridge);
-  if (bridge && typeof bridge.openArtifact === 'function') actions.open = bridge.openArtifact.bind(bridge);
+  if (typeof b?.revealArtifact === 'function') actions.reveal = b.revealArtifact.bind(b);
+  if (typeof b?.openArtifact === 'function') actions.open = b.openArtifact.bind(b);
   return actions;
+}
+
+/** Reading and setting "start at login": both functions, or none (the setting is then not offered). */
+export interface LoginItemControl {
+  get(): Promise<LoginItemState>;
+  set(enabled: boolean): Promise<LoginItemState>;
+}
+
+export function loginItemControl(): LoginItemControl | undefined {
+  const b = bridge();
+  if (typeof b?.getLoginItem !== 'function' || typeof b.setLoginItem !== 'function') return undefined;
+  return { get: b.getLoginItem.bind(b), set: b.setLoginItem.bind(b) };
+}
+
+/**
+ * Listens for the shell asking the page to show a task's prompt (a tray item, a notification
+ * click). Ids that are not ids are dropped. Returns the unsubscribe, or undefined without a bridge.
+ */
+export function onOpenPrompt(listener: (taskId: string) => void): (() => void) | undefined {
+  const b = bridge();
+  if (typeof b?.onOpenPrompt !== 'function') return undefined;
+  const unsubscribe = b.onOpenPrompt.call(b, (taskId: unknown) => {
+    if (isBridgeId(taskId)) listener(taskId);
+  });
+  return typeof unsubscribe === 'function' ? unsubscribe : undefined;
 }

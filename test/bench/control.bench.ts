@@ -48,6 +48,12 @@ describe('GET /api/tasks, 100,000 tasks, 100 per page', () => {
   bench('search + status filter', async () => void (await list('q=weather&status=FAILED&limit=100')), options);
 });
 
+describe('prompt feed (the tray menu), 100,000 tasks of which 5,000 wait', () => {
+  bench('prompts.waiting(8): newest eight and the total', () => {
+    if (t.host.prompts.waiting(8).total === 0) throw new Error('the seed has no waiting tasks');
+  }, options);
+});
+
 describe('GET /api/tasks/{id}', () => {
   bench('task detail', async () => {
     const res = await client.get(`/api/tasks/${someTaskId}`);

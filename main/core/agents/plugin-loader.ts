@@ -9,9 +9,10 @@ import type { LoadedAgent, PluginLoadError, PluginSource } from './loaded-agent.
 import { MANIFEST_FILE, readManifest, type ValidManifest } from './manifest.js';
 import { createSchemaCompiler } from './plugin-schemas.js';
 import { probeEntry, type ProbeOptions } from './probe-runner.js';
+import { unpackedPath } from '../unpacked-path.js';
 
 /** The plugins shipped with the app: build/main/plugins, next to this file's build/main/core. */
-export const BUILTIN_PLUGINS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
+export const BUILTIN_PLUGINS_DIR = unpackedPath(fileURLToPath(new URL('../../plugins/', import.meta.url)));
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 /** Heap of an import probe unless the manifest sets memory_limit_mb: imports should be small. */

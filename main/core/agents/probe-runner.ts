@@ -1,8 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ProbeReport } from './plugin-probe.js';
+import { unpackedPath } from '../unpacked-path.js';
 
-const PROBE_SCRIPT = fileURLToPath(new URL('./plugin-probe.js', import.meta.url));
+const PROBE_SCRIPT = unpackedPath(fileURLToPath(new URL('./plugin-probe.js', import.meta.url)));
 
 /** Enough of the probe's stderr to explain a crash, without holding a chatty plugin's output. */
 const STDERR_TAIL_CHARS = 4096;

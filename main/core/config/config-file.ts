@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { SIGNING_SECRET_PATTERN } from '../notify/signing.js';
 import { isLoopbackHost } from '../server/host-names.js';
-import { defaultConfig, type AgentSettings, type HostConfig } from './host-config.js';
+import { defaultConfig, type AgentSettings, type HostConfig, type IntakeSettings } from './host-config.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -91,6 +91,15 @@ export const CONFIG_FILE_SCHEMA = {
       },
     },
     retention_days: { type: 'integer', minimum: 0, maximum: 36500 },
+    // Written by the control API and the tray (pause/resume intake); a restart keeps it.
+    intake: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        paused: { type: 'boolean' },
+        paused_at: { type: 'string', format: 'date-time' },
+      },
+    },
   },
 } as const;
 
@@ -101,6 +110,7 @@ export interface ConfigFile {
   notifications?: Partial<HostConfig['notifications']>;
   control?: Partial<HostConfig['control']>;
   retention_days?: number;
+  intake?: Partial<IntakeSettings>;
 }
 
 const validateConfigFile = addFormats(new Ajv({ allErrors: true })).compile<ConfigFile>(CONFIG_FILE_SCHEMA);
@@ -164,6 +174,7 @@ export function resolveConfig(file: string, overrides: ConfigOverrides = {}): Ho
     notifications: { ...base.notifications, ...fromFile.notifications },
     control: { ...base.control, ...fromFile.control },
     retention_days: fromFile.retention_days ?? base.retention_days,
+    intake: { ...base.intake, ...fromFile.intake },
   };
   if (overrides.host !== undefined) config.server.host = overrides.host;
   if (overrides.port !== undefined) config.server.port = overrides.port;

@@ -39,6 +39,15 @@ export interface HostConfig {
   /** Finished tasks older than this many days are deleted with their files; 0 keeps everything. */
   retention_days: number;
   notifications: NotificationSettings;
+  /** Whether the A2A server takes new tasks (config.json `intake`; paused from the desk or tray). */
+  intake: IntakeSettings;
+}
+
+/** config.json `intake`: `{"paused": true, "paused_at": "<ISO>"}` while new tasks are refused. */
+export interface IntakeSettings {
+  paused: boolean;
+  /** When intake was paused; kept only while paused. */
+  paused_at?: string;
 }
 
 /** The webhook notifier's settings (config.json `notifications`). */
@@ -72,5 +81,6 @@ export function defaultConfig(): HostConfig {
     control: { host: '127.0.0.1', port: DEFAULT_CONTROL_PORT },
     retention_days: 0,
     notifications: { retry_schedule_ms: [...DEFAULT_RETRY_SCHEDULE_MS], timeout_ms: 15000 },
+    intake: { paused: false },
   };
 }

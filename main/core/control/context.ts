@@ -7,6 +7,7 @@ import type { AgentRuntime } from '../runtime/agent-runtime.js';
 import type { TaskQueries } from '../store/task-queries.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TokenStore } from '../store/token-store.js';
+import type { IntakeControl } from '../tasks/intake.js';
 import type { RetentionJob } from '../tasks/retention-job.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { SessionRegistry } from './sessions.js';
@@ -26,6 +27,8 @@ export interface ControlContext {
   changes: HostChanges;
   sessions: SessionRegistry;
   retention: Pick<RetentionJob, 'runSoon'>;
+  /** Pause and resume of new tasks (saved to config.json). */
+  intake: IntakeControl;
   /** `http://host:port` at which this machine reaches the A2A server. */
   a2aUrl: string;
   version: string;

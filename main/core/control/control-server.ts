@@ -12,6 +12,7 @@ import { artifactRoutes } from './routes/artifacts.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { eventRoutes } from './routes/events.js';
 import { inboxRoutes } from './routes/inbox.js';
+import { intakeRoutes } from './routes/intake.js';
 import { SESSION_PATH, sessionRoutes } from './routes/session.js';
 import { settingsRoutes } from './routes/settings.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -68,6 +69,7 @@ export async function buildControlServer(options: ControlServerOptions): Promise
     await api.register(deliveryRoutes, options);
     await api.register(tokenRoutes, options);
     await api.register(settingsRoutes, options);
+    await api.register(intakeRoutes, options);
     await api.register(eventRoutes, {
       onEvent: (listener) => options.store.onEvent(listener),
       changes: options.changes,

@@ -8,7 +8,7 @@ import { HostError } from '../host-error.js';
  * change (say, a person broke it by hand since the start), is a 409 naming the problem, and
  * nothing is written or applied.
  */
-function asRequestError<T>(work: () => T): T {
+export function asRequestError<T>(work: () => T): T {
   try {
     return work();
   } catch (err) {

@@ -348,3 +348,19 @@ export const settingsPatchSchema = {
     retention_days: { type: 'integer', minimum: 0, maximum: 36500 },
   },
 } as const;
+
+// ---- intake ------------------------------------------------------------------------------------
+
+export const intakeStateSchema = {
+  type: 'object',
+  required: ['paused'],
+  properties: { paused: boolean, paused_at: string },
+} as const;
+
+/** Exactly `{paused}`: the only thing a person decides about intake. */
+export const intakePatchSchema = {
+  type: 'object',
+  required: ['paused'],
+  additionalProperties: false,
+  properties: { paused: boolean },
+} as const;

@@ -23,6 +23,7 @@ import {
   taskArtifactDir,
 } from './artifact-files.js';
 import { LineSplitter, LogBatcher } from './task-log.js';
+import { unpackedPath } from '../unpacked-path.js';
 import {
   ERROR_CODE_PATTERN,
   LIMITS,
@@ -36,7 +37,7 @@ import {
   type WorkerMessage,
 } from './worker-protocol.js';
 
-export const WORKER_SCRIPT = fileURLToPath(new URL('./worker/agent-worker.js', import.meta.url));
+export const WORKER_SCRIPT = unpackedPath(fileURLToPath(new URL('./worker/agent-worker.js', import.meta.url)));
 
 /** After a worker exits, how long its pipes may stay open (a grandchild can hold them) before we stop waiting. */
 const CLOSE_WAIT_MS = 2000;

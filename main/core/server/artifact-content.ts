@@ -1,9 +1,9 @@
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { sep } from 'node:path';
 import send from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { HostError } from '../host-error.js';
+import { locateArtifactFile } from '../runtime/artifact-location.js';
 import type { ArtifactRecord } from '../store/task-store.js';
 import { JSON_CONTENT_TYPE } from './errors.js';
 
@@ -28,9 +28,8 @@ function fileGone(artifactId: string): HostError {
 }
 
 /**
- * The artifact's file path, relative to the real artifacts root, after resolving symlinks.
- * Refuses any path that leads outside the root (a `..` in the stored path, an absolute
- * path, or a symlink pointing elsewhere): the endpoint must serve artifacts, not the disk.
+ * The artifact's file path, relative to the real artifacts root, after resolving symlinks
+ * (see locateArtifactFile: nothing outside the artifacts folder is ever served).
  */
 async function containedPath(
   request: FastifyRequest,
@@ -38,31 +37,14 @@ async function containedPath(
   record: ArtifactRecord,
 ): Promise<{ realRoot: string; relativePath: string }> {
   const artifactId = record.artifact.artifact_id;
-  const escaped = (): HostError => {
+  const location = await locateArtifactFile(root, record.filePath);
+  if (location.ok) return location;
+  if (location.problem === 'outside') {
     // Only a bug or a misbehaving plugin stores such a path: worth a warning, not a detail for the client.
     request.log.warn({ artifactId, filePath: record.filePath }, 'artifact path leads outside the artifacts folder');
-    return new HostError(404, ErrorCode.ARTIFACT_NOT_FOUND, `artifact ${artifactId} has no file inside the artifacts folder`);
-  };
-  const isInside = (base: string, path: string): boolean => {
-    const rel = relative(base, path);
-    return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-  };
-  if (record.filePath === undefined) throw fileGone(artifactId);
-  const rootPath = resolve(root);
-  if (!isInside(rootPath, resolve(rootPath, record.filePath))) throw escaped();
-  let realRoot: string;
-  let realFile: string;
-  try {
-    realRoot = await realpath(rootPath);
-    realFile = await realpath(resolve(rootPath, record.filePath));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw fileGone(artifactId);
-    }
-    throw err;
+    throw new HostError(404, ErrorCode.ARTIFACT_NOT_FOUND, `artifact ${artifactId} has no file inside the artifacts folder`);
   }
-  if (!isInside(realRoot, realFile)) throw escaped();
-  return { realRoot, relativePath: relative(realRoot, realFile) };
+  throw fileGone(artifactId);
 }
 
 /**

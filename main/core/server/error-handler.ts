@@ -9,8 +9,9 @@ import { rootPlugin } from './root-plugin.js';
  */
 export const errorHandlerPlugin = rootPlugin(async (app) => {
   app.setErrorHandler((err: unknown, request, reply) => {
-    const { statusCode, body, unexpected } = toErrorReply(err);
+    const { statusCode, body, unexpected, headers } = toErrorReply(err);
     if (unexpected) request.log.error({ err }, 'request failed');
+    if (headers !== undefined) reply.headers(headers);
     // A body the parser gave up on may still be arriving: don't keep reading it on this socket.
     if (statusCode === 413) reply.header('connection', 'close');
     return sendErrorReply(reply, statusCode, body);

@@ -10,6 +10,8 @@ export interface ErrorReply {
   body: ErrorBody;
   /** Only a 5xx that is not a HostError: the real error must be logged, not shown. */
   unexpected: boolean;
+  /** Extra response headers the error asks for (HostError.headers). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -54,7 +56,9 @@ function requestValidationDetails(err: FastifyError): unknown[] {
 /** Maps anything thrown while serving a request to the reply the client gets. */
 export function toErrorReply(err: unknown): ErrorReply {
   if (err instanceof HostError) {
-    return { statusCode: err.statusCode, body: errorBody(err.code, err.message, err.details), unexpected: false };
+    const reply: ErrorReply = { statusCode: err.statusCode, body: errorBody(err.code, err.message, err.details), unexpected: false };
+    if (err.headers !== undefined) reply.headers = err.headers;
+    return reply;
   }
   if (isFastifyError(err)) {
     if (err.validation) {

@@ -16,7 +16,7 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 export function createFastify(pinoLogger: Logger, bodyLimit: number): FastifyInstance {
   // Typed as Fastify's logger so the instance is a plain FastifyInstance for callers.
   const logger: FastifyBaseLogger = pinoLogger;
-  return Fastify({
+  const app = Fastify({
     loggerInstance: logger,
     // One line per request at info would drown the host's own log; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
@@ -30,4 +30,16 @@ export function createFastify(pinoLogger: Logger, bodyLimit: number): FastifyIns
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
+  // Node's server.close() closes the idle keep-alive connections once, then waits for the others:
+  // a response still in progress when the host starts closing would leave its connection open
+  // until keepAliveTimeout (72 s), holding the shutdown. Answers sent while closing close theirs.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  return app;
 }

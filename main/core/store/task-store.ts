@@ -81,6 +81,13 @@ export interface LogEntry {
 export type StatusChangeHook = (record: TaskRecord, db: Db) => void;
 export type EventListener = (event: TaskEvent) => void;
 
+/** A committed status change: the task as it is now, and the status it left (none for a new task). */
+export interface StatusChange {
+  record: TaskRecord;
+  previous: TaskStatus | undefined;
+}
+export type StatusChangeListener = (change: StatusChange) => void;
+
 export interface TaskRow {
   seq: number;
   task_id: string;
@@ -161,8 +168,10 @@ export function toArtifactRecord(row: ArtifactRow): ArtifactRecord {
  */
 export class TaskStore {
   private readonly listeners = new Set<EventListener>();
+  private readonly statusListeners = new Set<StatusChangeListener>();
   private readonly statusHooks: StatusChangeHook[] = [];
   private pendingEvents: TaskEvent[] = [];
+  private pendingStatusChanges: StatusChange[] = [];
   private readonly guardedUpdates = new Map<string, Database.Statement>();
 
   private readonly stmt;
@@ -216,6 +225,15 @@ export class TaskStore {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Subscribes to committed status changes, each with the status the task left (events carry
+   * only the new one); called after the event listeners. Returns the unsubscribe function.
+   */
+  onStatusChange(listener: StatusChangeListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** How many listeners are subscribed (tests check that streams unsubscribe). */
   listenerCount(): number {
     return this.listeners.size;
@@ -246,13 +264,8 @@ export class TaskStore {
   createTask(spec: NewTask): CreateResult {
     return this.commit(() => {
       if (spec.idempotencyKey !== undefined) {
-        const existing = this.stmt.byIdempotencyKey.get(spec.agentSlug, spec.idempotencyKey);
-        if (existing) {
-          const task = toRecord(existing).task;
-          return existing.request_hash === (spec.requestHash ?? null)
-            ? { kind: 'replayed', task }
-            : { kind: 'key-reused', task };
-        }
+        const earlier = this.earlierCreate(spec.agentSlug, spec.idempotencyKey, spec.requestHash);
+        if (earlier) return earlier;
       }
       const taskId = randomUUID();
       this.stmt.insertTask.run({
@@ -266,9 +279,21 @@ export class TaskStore {
         now: nowIso(),
       });
       const record = this.mustGet(taskId);
-      this.afterStatusChange(record);
+      this.afterStatusChange(record, undefined);
       return { kind: 'created', task: record.task };
     });
+  }
+
+  /**
+   * What a create with this Idempotency-Key meets when an earlier create used it: that task, as a
+   * replay when the request is the same (`requestHash`) or as a reuse of the key otherwise;
+   * undefined when no task of the agent has the key.
+   */
+  earlierCreate(agentSlug: string, idempotencyKey: string, requestHash?: string): Exclude<CreateResult, { kind: 'created' }> | undefined {
+    const existing = this.stmt.byIdempotencyKey.get(agentSlug, idempotencyKey);
+    if (!existing) return undefined;
+    const task = toRecord(existing).task;
+    return existing.request_hash === (requestHash ?? null) ? { kind: 'replayed', task } : { kind: 'key-reused', task };
   }
 
   getRecord(taskId: string): TaskRecord | undefined {
@@ -418,7 +443,7 @@ export class TaskStore {
     if (info.changes !== 1) return { ok: false, task: this.mustGet(taskId).task };
     beforeStatusEvent?.();
     const record = this.mustGet(taskId);
-    this.afterStatusChange(record);
+    this.afterStatusChange(record, current.status);
     return { ok: true, task: record.task, previous: current.status };
   }
 
@@ -436,9 +461,10 @@ export class TaskStore {
     return statement;
   }
 
-  private afterStatusChange(record: TaskRecord): void {
+  private afterStatusChange(record: TaskRecord, previous: TaskStatus | undefined): void {
     this.appendEvent(record.task.task_id, 'status', record.task);
     for (const hook of this.statusHooks) hook(record, this.db);
+    this.pendingStatusChanges.push({ record, previous });
   }
 
   private appendEvent<K extends TaskEventKind>(
@@ -463,21 +489,30 @@ export class TaskStore {
     try {
       result = this.db.transaction(work).immediate();
     } catch (err) {
-      if (outer) this.pendingEvents = [];
+      if (outer) {
+        this.pendingEvents = [];
+        this.pendingStatusChanges = [];
+      }
       throw err;
     }
     if (!outer) return result;
     const committed = this.pendingEvents;
+    const changes = this.pendingStatusChanges;
     this.pendingEvents = [];
-    for (const event of committed) {
-      for (const listener of this.listeners) {
-        try {
-          listener(event);
-        } catch {
-          // A listener's failure must not undo or hide a committed change from the others.
-        }
-      }
-    }
+    this.pendingStatusChanges = [];
+    // A listener's failure must not undo or hide a committed change from the others.
+    for (const event of committed) notifyAll(this.listeners, event);
+    for (const change of changes) notifyAll(this.statusListeners, change);
     return result;
+  }
+}
+
+function notifyAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch {
+      // See commit(): the change is committed whatever a listener does.
+    }
   }
 }

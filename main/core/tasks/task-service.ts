@@ -4,8 +4,9 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { Artifact, JsonObject, NotificationConfig, Task, TaskEvent } from '../../shared/protocol.js';
 import type { LoadedAgent } from '../agents/loaded-agent.js';
 import { HostError } from '../host-error.js';
-import type { ArtifactRecord, EventListener, TaskStore } from '../store/task-store.js';
+import type { ArtifactRecord, CreateResult, EventListener, TaskStore } from '../store/task-store.js';
 import { compileSchema } from '../agents/schema-validation.js';
+import { intakePausedError, type IntakeGate } from './intake.js';
 
 /** What the service needs from the runtime: it is told of every change it must act on. */
 export interface TaskScheduler {
@@ -45,9 +46,16 @@ export class TaskService {
   constructor(
     private readonly store: TaskStore,
     private readonly scheduler: TaskScheduler,
+    private readonly intake: IntakeGate = { isPaused: () => false },
   ) {}
 
+  /** 503 INTAKE_PAUSED while intake is paused: for refusing a create before its body is read. */
+  assertIntakeOpen(): void {
+    if (this.intake.isPaused()) throw intakePausedError();
+  }
+
   create(agent: LoadedAgent, request: CreateTaskRequest, idempotencyKey?: string): Task {
+    if (this.intake.isPaused()) return this.createWhilePaused(agent, request, idempotencyKey);
     if (!agent.validateInput(request.input)) {
       throw new HostError(
         400,
@@ -65,15 +73,20 @@ export class TaskService {
         ? { idempotencyKey, requestHash: fingerprint(request) }
         : {}),
     });
-    if (result.kind === 'key-reused') {
-      throw new HostError(
-        409,
-        ErrorCode.IDEMPOTENCY_KEY_REUSED,
-        `Idempotency-Key was already used for task ${result.task.task_id} with a different request body`,
-      );
-    }
     if (result.kind === 'created') this.scheduler.taskQueued(agent.slug);
-    return result.task;
+    return taskOf(result);
+  }
+
+  /**
+   * While intake is paused nothing is stored. A retried create whose Idempotency-Key and body match
+   * a task accepted before the pause still gets that task (202), as it would at any other time:
+   * the orchestrator learns that its earlier create went through, instead of believing it was
+   * refused and sending the work elsewhere too. Anything else is 503 INTAKE_PAUSED.
+   */
+  private createWhilePaused(agent: LoadedAgent, request: CreateTaskRequest, idempotencyKey: string | undefined): Task {
+    const earlier = idempotencyKey === undefined ? undefined : this.store.earlierCreate(agent.slug, idempotencyKey, fingerprint(request));
+    if (earlier === undefined) throw intakePausedError();
+    return taskOf(earlier);
   }
 
   get(agentSlug: string, taskId: string): Task {
@@ -173,6 +186,18 @@ export function toWireArtifact(record: ArtifactRecord, agentBaseUrl: string): Ar
       ? `${agentBaseUrl}/artifacts/${artifact.artifact_id}/content`
       : (artifact.content ?? '');
   return { ...artifact, content };
+}
+
+/** The task a create answers with; a reused Idempotency-Key with another body is a 409. */
+function taskOf(result: CreateResult): Task {
+  if (result.kind === 'key-reused') {
+    throw new HostError(
+      409,
+      ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      `Idempotency-Key was already used for task ${result.task.task_id} with a different request body`,
+    );
+  }
+  return result.task;
 }
 
 function taskNotFound(taskId: string): HostError {

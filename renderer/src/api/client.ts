@@ -14,6 +14,7 @@ import type {
   DeliveryState,
   InboxList,
   InboxQuery,
+  IntakeState,
   SessionInfo,
   SettingsInfo,
   SettingsPatch,
@@ -64,6 +65,9 @@ export interface ControlApi {
   revokeToken(tokenId: string): Promise<void>;
   getSettings(): Promise<SettingsInfo>;
   patchSettings(patch: SettingsPatch): Promise<SettingsInfo>;
+  getIntake(): Promise<IntakeState>;
+  /** `PUT /api/intake`: pauses or resumes taking new tasks; answers with the new state. */
+  setIntake(paused: boolean): Promise<IntakeState>;
 }
 
 export function createHttpApi(options: HttpOptions = {}): ControlApi {
@@ -100,6 +104,8 @@ export function createHttpApi(options: HttpOptions = {}): ControlApi {
     },
     getSettings: () => get<SettingsInfo>('/api/settings'),
     patchSettings: (patch) => http.request<SettingsInfo>('PATCH', '/api/settings', patch),
+    getIntake: () => get<IntakeState>('/api/intake'),
+    setIntake: (paused) => http.request<IntakeState>('PUT', '/api/intake', { paused }),
   };
 }
 

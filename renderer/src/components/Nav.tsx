@@ -4,6 +4,7 @@ import { formatRoute } from '../lib/route.js';
 import { useApp } from '../store/react.js';
 import { ConnectionIndicator } from './ConnectionIndicator.js';
 import { Icon, type IconName } from './Icon.js';
+import { IntakeIndicator } from './IntakeBanner.js';
 
 export const NAV_ITEMS: readonly { view: ViewName; label: string; icon: IconName; key: string }[] = [
   { view: 'inbox', label: 'Inbox', icon: 'inbox', key: 'i' },
@@ -45,6 +46,7 @@ export function Nav({ current, onShortcuts }: { current: ViewName; onShortcuts: 
         ))}
       </ul>
       <div className="nav-footer">
+        <IntakeIndicator />
         <ConnectionIndicator />
         <button type="button" className="nav-shortcuts" onClick={onShortcuts} title="Keyboard shortcuts (?)">
           <Icon name="keyboard" size={14} />

@@ -4,7 +4,8 @@
  */
 
 export type Route =
-  | { view: 'inbox' }
+  /** With `taskId`: that task's prompt, brought into view with its answer form focused. */
+  | { view: 'inbox'; taskId?: string }
   | { view: 'tasks'; taskId?: string }
   | { view: 'artifacts'; artifactId?: string }
   | { view: 'agents'; slug?: string }
@@ -20,7 +21,7 @@ export function parseRoute(hash: string): Route {
   const id = rawId ? safeDecode(rawId) : undefined;
   switch (head) {
     case 'inbox':
-      return { view: 'inbox' };
+      return id ? { view: 'inbox', taskId: id } : { view: 'inbox' };
     case 'tasks':
       return id ? { view: 'tasks', taskId: id } : { view: 'tasks' };
     case 'artifacts':
@@ -36,6 +37,8 @@ export function parseRoute(hash: string): Route {
 
 export function formatRoute(route: Route): string {
   switch (route.view) {
+    case 'inbox':
+      return route.taskId ? `#/inbox/${encodeURIComponent(route.taskId)}` : '#/inbox';
     case 'tasks':
       return route.taskId ? `#/tasks/${encodeURIComponent(route.taskId)}` : '#/tasks';
     case 'artifacts':
@@ -49,6 +52,11 @@ export function formatRoute(route: Route): string {
 
 export function taskHref(taskId: string): string {
   return formatRoute({ view: 'tasks', taskId });
+}
+
+/** The inbox, showing this task's prompt. */
+export function promptHref(taskId: string): string {
+  return formatRoute({ view: 'inbox', taskId });
 }
 
 function safeDecode(segment: string): string | undefined {

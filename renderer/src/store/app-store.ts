@@ -1,7 +1,7 @@
 /**
  * The app store: one zustand store made of slices (session, live connection, tasks, detail,
- * inbox, agents, artifacts, settings, toasts). Built by a factory so the app and each unit test
- * get their own instance with their own API.
+ * inbox, agents, artifacts, settings, intake, toasts). Built by a factory so the app and each
+ * unit test get their own instance with their own API.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ControlApi } from '../api/client.js';
@@ -9,6 +9,7 @@ import { agentsSlice } from './agents-slice.js';
 import { artifactsSlice } from './artifacts-slice.js';
 import { detailSlice } from './detail-slice.js';
 import { inboxSlice } from './inbox-slice.js';
+import { intakeSlice } from './intake-slice.js';
 import { liveSlice } from './live-slice.js';
 import { sessionSlice } from './session-slice.js';
 import { settingsSlice } from './settings-slice.js';
@@ -35,6 +36,7 @@ export function createAppStore(api: ControlApi, options: AppStoreOptions = {}): 
     ...agentsSlice(deps)(...a),
     ...artifactsSlice(deps)(...a),
     ...settingsSlice(deps)(...a),
+    ...intakeSlice(deps)(...a),
     ...toastsSlice(deps)(...a),
   }));
 }

@@ -2,7 +2,7 @@
 import type { ControlEvent } from '../../../main/shared/control-api.js';
 
 type ChangedPart = Extract<ControlEvent, { type: 'changed' }>['what'];
-const CHANGED_PARTS: readonly ChangedPart[] = ['agents', 'settings', 'tokens', 'deliveries'];
+const CHANGED_PARTS: readonly ChangedPart[] = ['agents', 'settings', 'tokens', 'deliveries', 'intake'];
 
 /** The event's JSON, checked just enough that a malformed frame is dropped instead of throwing later. */
 export function parseControlEvent(name: string, data: string): ControlEvent | undefined {

@@ -17,6 +17,25 @@ export interface AnswerFailure {
   attempt: number;
 }
 
+/**
+ * The prompt a `#/inbox/<taskId>` link asks for. `request` changes with every ask (the view
+ * brings the prompt into view and focuses it once per request).
+ */
+export type InboxTarget = { taskId: string; request: number } & (
+  | { status: 'loading' }
+  /**
+   * The task waits: its card is in `items`. `pinned` when it was fetched on its own (not on a
+   * loaded page): it is kept on top of the list, also when the first page is loaded again.
+   */
+  | { status: 'waiting'; pinned?: InboxItem }
+  /** It no longer waits (answered elsewhere, cancelled, finished): `task` as it is now. */
+  | { status: 'gone'; task: Task; agentSlug: string }
+  /** Answered from this page: nothing more to show for it. */
+  | { status: 'answered' }
+  | { status: 'not-found' }
+  | { status: 'error'; message: string }
+);
+
 export interface InboxState extends InboxRows {
   status: LoadStatus;
   error?: string;
@@ -26,6 +45,7 @@ export interface InboxState extends InboxRows {
   answered: Record<string, string>;
   failures: Record<string, AnswerFailure>;
   requestedAt: number;
+  target?: InboxTarget;
 }
 
 export interface InboxSlice {
@@ -40,6 +60,13 @@ export interface InboxSlice {
    */
   answerTask(taskId: string, input: JsonObject): Promise<boolean>;
   applyInboxTaskUpdates(updates: readonly TaskUpdate[]): void;
+  /**
+   * Brings a task's prompt into the inbox (`#/inbox/<taskId>`): at once when its card is loaded,
+   * else fetched with the task detail and put on top; or says it no longer waits. Asking again
+   * for the same task asks again (the view focuses it again).
+   */
+  showInboxPrompt(taskId: string): Promise<void>;
+  clearInboxPrompt(): void;
 }
 
 interface Pending {
@@ -63,6 +90,9 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
   let countDelta = 0;
   const pending = new Map<string, Pending>();
   let attempts = 0;
+  let targetRequests = 0;
+  // While the target's task is fetched: the newest state live events reported for it meanwhile.
+  let targetSeen: TaskUpdate | undefined;
   const patch = (p: Partial<InboxState>): void => set((s) => ({ inbox: { ...s.inbox, ...p } }));
   const displayName = (slug: string): string =>
     get().agents.list.find((a) => a.slug === slug)?.display_name ?? get().inbox.items.find((i) => i.agent_slug === slug)?.agent_display_name ?? slug;
@@ -88,6 +118,9 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
           pagedOldest: page.items.at(-1)?.task.created_at,
         };
         const { uncertain, ...withLive } = applyInboxUpdates(loaded, buffered, displayName, get().inbox.answered);
+        // A prompt opened by its link stays on top even when it is not on the first page.
+        const pinned = pinnedTarget();
+        if (pinned && !withLive.items.some((i) => i.task.task_id === pinned.task.task_id)) withLive.items = [pinned, ...withLive.items];
         patch({ ...withLive, nextCursor: withLive.nextCursor, pagedOldest: withLive.pagedOldest, status: 'ready', loadingMore: false, moreError: undefined });
         if (uncertain) refreshCount();
       } catch (err) {
@@ -136,12 +169,14 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
       const counted = item !== undefined || detailTask?.status === 'INPUT_REQUIRED';
       pending.set(taskId, { item, index, counted, detailTask, superseded: false });
       const { [taskId]: _old, ...failures } = state.inbox.failures;
+      const target = state.inbox.target;
       patch({
         items: state.inbox.items.filter((i) => i.task.task_id !== taskId),
         // Off the count at once; the status event that follows is then not counted again.
         total: counted ? state.inbox.total - 1 : state.inbox.total,
         answered: { ...state.inbox.answered, [taskId]: askedAt },
         failures,
+        target: target?.taskId === taskId ? { taskId, request: target.request, status: 'answered' } : target,
       });
       if (detailTask) get().setDetailTask(withoutPrompt(detailTask));
       try {
@@ -155,6 +190,8 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
         if (isApiError(err) && err.status === 409) {
           // Not waiting any more (answered elsewhere, or cancelled): nothing to put back.
           get().toast('info', 'This task is no longer waiting for an answer.');
+          // A prompt opened by its link then says how the task is now.
+          if (get().inbox.target?.taskId === taskId) void get().showInboxPrompt(taskId);
           return false;
         }
         const { [taskId]: _a, ...answered } = get().inbox.answered;
@@ -172,7 +209,15 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
           items.splice(Math.min(p.index, items.length), 0, p.item);
         }
         if (restore && p.counted) total++;
-        patch({ items, total, answered, failures: { ...current.failures, [taskId]: failure } });
+        const target = current.target;
+        const backOnList = target?.taskId === taskId && target.status === 'answered' && items.some((i) => i.task.task_id === taskId);
+        patch({
+          items,
+          total,
+          answered,
+          failures: { ...current.failures, [taskId]: failure },
+          target: backOnList ? { taskId, request: target.request, status: 'waiting', ...(p?.item ? { pinned: p.item } : {}) } : target,
+        });
         if (restore && p.detailTask) get().setDetailTask(p.detailTask);
         return false;
       }
@@ -185,13 +230,85 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
       }
       if (inFlight) buffered.push(...updates);
       const inbox = get().inbox;
-      if (inbox.status !== 'ready') return;
+      const targetUpdate = newestFor(inbox.target?.taskId, updates);
+      if (targetUpdate && inbox.target?.status === 'loading' && (!targetSeen || targetSeen.eventId < targetUpdate.eventId)) targetSeen = targetUpdate;
+      if (inbox.status !== 'ready') {
+        // The list is loading (its page gets these updates as buffered), but a prompt pinned on
+        // top is not on that page: follow it here, or the reload would pin a stale card again.
+        if (targetUpdate && inbox.target?.status === 'waiting') {
+          const id = targetUpdate.task.task_id;
+          const waits = targetUpdate.task.status === 'INPUT_REQUIRED';
+          const items = inbox.items.flatMap((i) => (i.task.task_id !== id ? [i] : waits ? [{ ...i, task: targetUpdate.task }] : []));
+          patch({ items, target: followTarget(inbox.target, targetUpdate, items) });
+        }
+        return;
+      }
       const { uncertain, ...next } = applyInboxUpdates(inbox, updates, displayName, inbox.answered);
       if (countInFlight) countDelta += next.total - inbox.total;
-      if (next.items !== inbox.items || next.total !== inbox.total) patch({ items: next.items, total: next.total });
+      const target = targetUpdate ? followTarget(inbox.target, targetUpdate, next.items) : inbox.target;
+      if (next.items !== inbox.items || next.total !== inbox.total || target !== inbox.target) patch({ items: next.items, total: next.total, target });
       if (uncertain) refreshCount();
     },
+
+    async showInboxPrompt(taskId) {
+      const request = ++targetRequests;
+      targetSeen = undefined;
+      const inbox = get().inbox;
+      const previous = inbox.target?.taskId === taskId ? inbox.target : undefined;
+      if (pending.has(taskId)) {
+        patch({ target: { taskId, request, status: 'answered' } });
+        return;
+      }
+      if (inbox.status === 'ready' && inbox.items.some((i) => i.task.task_id === taskId)) {
+        const pinned = previous?.status === 'waiting' ? previous.pinned : undefined;
+        patch({ target: { taskId, request, status: 'waiting', ...(pinned ? { pinned } : {}) } });
+        return;
+      }
+      patch({ target: { taskId, request, status: 'loading' } });
+      try {
+        const detail = await api.getTask(taskId);
+        if (get().inbox.target?.request !== request) return;
+        // A live event newer than this snapshot wins (the task may have been answered meanwhile).
+        const latest = seenMeanwhile();
+        const seen = latest && latest.task.updated_at >= detail.task.updated_at ? latest : undefined;
+        const task = seen?.task ?? detail.task;
+        const agentSlug = seen?.agent_slug ?? detail.agent_slug;
+        const current = get().inbox;
+        const answeredAt = current.answered[taskId];
+        if (pending.has(taskId) || (answeredAt !== undefined && task.updated_at <= answeredAt)) patch({ target: { taskId, request, status: 'answered' } });
+        else if (task.status !== 'INPUT_REQUIRED') patch({ target: { taskId, request, status: 'gone', task, agentSlug } });
+        else if (current.items.some((i) => i.task.task_id === taskId)) patch({ target: { taskId, request, status: 'waiting' } });
+        else {
+          const item: InboxItem = { task, agent_slug: agentSlug, agent_display_name: displayName(agentSlug) };
+          // Already counted in the total (it counts every waiting task): only the card is added.
+          patch({ items: [item, ...current.items], target: { taskId, request, status: 'waiting', pinned: item } });
+        }
+      } catch (err) {
+        if (get().inbox.target?.request !== request) return;
+        if (isApiError(err) && err.status === 404) patch({ target: { taskId, request, status: 'not-found' } });
+        else patch({ target: { taskId, request, status: 'error', message: errorMessage(err) } });
+      } finally {
+        if (get().inbox.target?.request === request) targetSeen = undefined;
+      }
+    },
+
+    clearInboxPrompt() {
+      targetRequests++;
+      targetSeen = undefined;
+      if (get().inbox.target) patch({ target: undefined });
+    },
   };
+
+  /** What live events said of the target's task while it was being fetched (set by applyInboxTaskUpdates). */
+  function seenMeanwhile(): TaskUpdate | undefined {
+    return targetSeen;
+  }
+
+  /** The card of a prompt opened by its link and fetched on its own, while it still waits. */
+  function pinnedTarget(): InboxItem | undefined {
+    const target = get().inbox.target;
+    return target?.status === 'waiting' && !pending.has(target.taskId) ? target.pinned : undefined;
+  }
 
   /**
    * Fetches the count again (one row), when a status event could not tell whether a task that
@@ -217,6 +334,30 @@ export const inboxSlice: Slice<InboxSlice> = ({ api, now, debounceMs }) => (set,
     });
   }
 };
+
+/** The newest status update for this task in a batch, if any. */
+function newestFor(taskId: string | undefined, updates: readonly TaskUpdate[]): TaskUpdate | undefined {
+  if (taskId === undefined) return undefined;
+  let newest: TaskUpdate | undefined;
+  for (const u of updates) if (u.task.task_id === taskId && (!newest || u.eventId > newest.eventId)) newest = u;
+  return newest;
+}
+
+/**
+ * The opened prompt after a live status update of its task: waiting while its card is on the
+ * list (a new question of the same task shows again), otherwise no longer waiting, unless it was
+ * answered from here (then there is nothing to say).
+ */
+function followTarget(target: InboxTarget | undefined, update: TaskUpdate, items: readonly InboxItem[]): InboxTarget | undefined {
+  if (!target || target.status === 'loading' || target.status === 'not-found' || target.status === 'error') return target;
+  // An event older than the state fetched (still on its way when the task was fetched) changes nothing.
+  if (target.status === 'gone' && update.task.updated_at <= target.task.updated_at) return target;
+  const { taskId, request } = target;
+  const card = items.find((i) => i.task.task_id === taskId);
+  if (card) return { taskId, request, status: 'waiting', ...(target.status === 'waiting' && target.pinned ? { pinned: card } : {}) };
+  if (target.status === 'answered') return target;
+  return { taskId, request, status: 'gone', task: update.task, agentSlug: update.agent_slug };
+}
 
 /** How the detail shows a task whose answer is on its way: working on it, no prompt. */
 function withoutPrompt(task: Task): Task {

@@ -75,6 +75,7 @@ export const liveSlice: Slice<LiveSlice> = () => (set, get) => {
       if (changed.has('agents') && s.agents.status !== 'idle') void s.loadAgents();
       if (changed.has('settings') && s.settings.status !== 'idle') void s.loadSettings();
       if (changed.has('tokens') && s.tokens.status !== 'idle') void s.loadTokens();
+      if (changed.has('intake') && s.intake.status !== 'idle') void s.loadIntake();
       if (changed.has('deliveries')) s.refreshDetailDeliveries();
     },
 
@@ -89,6 +90,7 @@ export const liveSlice: Slice<LiveSlice> = () => (set, get) => {
       if (due(s.artifacts)) void s.loadArtifacts();
       if (due(s.settings)) void s.loadSettings();
       if (due(s.tokens)) void s.loadTokens();
+      if (due(s.intake)) void s.loadIntake();
     },
   };
 };

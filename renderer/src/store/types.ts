@@ -9,6 +9,7 @@ import type { AgentsSlice } from './agents-slice.js';
 import type { ArtifactsSlice } from './artifacts-slice.js';
 import type { DetailSlice } from './detail-slice.js';
 import type { InboxSlice } from './inbox-slice.js';
+import type { IntakeSlice } from './intake-slice.js';
 import type { LiveSlice } from './live-slice.js';
 import type { SessionSlice } from './session-slice.js';
 import type { SettingsSlice } from './settings-slice.js';
@@ -25,6 +26,7 @@ export type AppState = SessionSlice &
   AgentsSlice &
   ArtifactsSlice &
   SettingsSlice &
+  IntakeSlice &
   ToastsSlice;
 
 /** What every slice creator gets beside zustand's set/get: the API, and a clock for tests. */

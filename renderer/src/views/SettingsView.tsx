@@ -1,6 +1,7 @@
 /**
- * Host settings (where the A2A server listens, who may call it, how long tasks are kept), the
- * API tokens orchestrators use, and the data folder.
+ * Host settings: intake (pause or resume new tasks), starting at login (desktop window only),
+ * where the A2A server listens, who may call it, how long tasks are kept, the API tokens
+ * orchestrators use, and the data folder.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SettingsInfo, SettingsPatch } from '../../../main/shared/control-api.js';
@@ -12,6 +13,8 @@ import { ErrorState, SkeletonRows } from '../components/States.js';
 import { Toggle } from '../components/Toggle.js';
 import { errorsFromDetails } from '../lib/schema-form.js';
 import { useActions, useApp } from '../store/react.js';
+import { DesktopSection } from './DesktopSection.js';
+import { IntakeSection } from './IntakeSection.js';
 import { ListEditor } from './ListEditor.js';
 import { TokensSection } from './TokensSection.js';
 import { ViewHeader } from './ViewHeader.js';
@@ -27,6 +30,8 @@ export function SettingsView() {
       <ViewHeader title="Settings" subtitle="Saved to config.json in the data folder" />
       <div className="view-body view-scroll">
         <div className="settings-page">
+          <IntakeSection />
+          <DesktopSection />
           {settings.status === 'error' && !settings.data ? (
             <ErrorState title="Could not load the settings" message={settings.error ?? ''} onRetry={() => void loadSettings()} />
           ) : !settings.data ? (

@@ -3,7 +3,7 @@
  * API is exercised by the browser tests against a running host).
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentList, InboxItem, InboxList, InboxQuery, SessionInfo, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
+import type { AgentList, InboxItem, InboxList, InboxQuery, IntakeState, SessionInfo, TaskDetail, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
 import type { JsonObject, Task, TaskStatus } from '../../../main/shared/protocol.js';
 import type { ControlApi } from '../../../renderer/src/api/client.js';
 import { ApiError } from '../../../renderer/src/api/http.js';
@@ -57,6 +57,15 @@ class FakeApi implements ControlApi {
   answerResult: () => Promise<Task> = async () => task(1);
   session: () => Promise<SessionInfo> = async () => ({ version: '1', a2a_url: 'http://h', data_dir: '/d', desktop: false });
   sessionTokens: string[] = [];
+  /** Task details by id (others answer 404); `taskDetail` overrides, e.g. to answer later. */
+  details: Record<string, TaskDetail> = {};
+  taskCalls: string[] = [];
+  taskDetail: ((taskId: string) => Promise<TaskDetail>) | undefined;
+  intake: IntakeState = { paused: false };
+  intakeLoads = 0;
+  intakeLoad: (() => Promise<IntakeState>) | undefined;
+  intakeSets: boolean[] = [];
+  intakeSet: ((paused: boolean) => Promise<IntakeState>) | undefined;
 
   getSession = (): Promise<SessionInfo> => this.session();
   createSession = async (token: string): Promise<SessionInfo> => {
@@ -88,7 +97,23 @@ class FakeApi implements ControlApi {
     this.answers.push({ taskId, input });
     return this.answerResult();
   };
-  getTask = notUsed;
+  getTask = async (taskId: string): Promise<TaskDetail> => {
+    this.taskCalls.push(taskId);
+    if (this.taskDetail) return this.taskDetail(taskId);
+    const detail = this.details[taskId];
+    if (!detail) throw new ApiError(404, 'TASK_NOT_FOUND', `no task ${taskId}`);
+    return detail;
+  };
+  getIntake = async (): Promise<IntakeState> => {
+    this.intakeLoads++;
+    return this.intakeLoad ? this.intakeLoad() : this.intake;
+  };
+  setIntake = async (paused: boolean): Promise<IntakeState> => {
+    this.intakeSets.push(paused);
+    if (this.intakeSet) return this.intakeSet(paused);
+    this.intake = paused ? { paused, paused_at: '2025-01-01T12:00:00.000Z' } : { paused };
+    return this.intake;
+  };
   getTaskEvents = notUsed;
   cancelTask = notUsed;
   createTask = notUsed;
@@ -381,5 +406,226 @@ describe('session', () => {
     await store.getState().startSession();
     store.getState().sessionEnded();
     expect(store.getState().session).toEqual({ status: 'signed-out', reason: 'ended' });
+  });
+});
+
+describe('a prompt opened by its link (#/inbox/<taskId>)', () => {
+  const range = (from: number, to: number): InboxItem[] => Array.from({ length: from - to + 1 }, (_, k) => waiting(from - k));
+  const ids = (store: AppStore): string[] => store.getState().inbox.items.map((i) => i.task.task_id);
+  const detailOf = (t: Task, agent = 'echo'): TaskDetail => ({
+    task: t,
+    agent_slug: agent,
+    agent_url: `http://h/agents/${agent}`,
+    artifacts: [],
+    deliveries: [],
+    events: [],
+    more_events_before: false,
+  });
+
+  /** 5 waiting, 3 on the first page: t50..t48 loaded, t47 and t46 not. */
+  async function loaded(): Promise<{ api: FakeApi; store: AppStore }> {
+    const { api, store } = setup();
+    api.inboxPages = [];
+    void store.getState().loadInbox();
+    api.inboxPages[0]!.resolve({ items: range(50, 48), total: 5, next_cursor: 'c1' });
+    await flush();
+    return { api, store };
+  }
+
+  it('points at a loaded card without fetching anything, and asks again on every request', async () => {
+    const { api, store } = await loaded();
+    await store.getState().showInboxPrompt('t49');
+    const first = store.getState().inbox.target;
+    expect(first).toMatchObject({ taskId: 't49', status: 'waiting' });
+    expect(api.taskCalls).toEqual([]);
+    await store.getState().showInboxPrompt('t49');
+    expect(store.getState().inbox.target!.request).toBeGreaterThan(first!.request);
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+  });
+
+  it('fetches a waiting task that is not on a loaded page and puts its card on top, counted once', async () => {
+    const { api, store } = await loaded();
+    api.details.t46 = detailOf(waiting(46).task);
+    await store.getState().showInboxPrompt('t46');
+    expect(api.taskCalls).toEqual(['t46']);
+    expect(ids(store)).toEqual(['t46', 't50', 't49', 't48']);
+    expect(store.getState().inbox.items[0]).toMatchObject({ agent_slug: 'echo', task: { prompt: 'Question 46?' } });
+    expect(store.getState().inbox.total).toBe(5);
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't46', status: 'waiting' });
+
+    // The page that holds it does not add it twice; a reload of the first page keeps it on top.
+    void store.getState().loadMoreInbox();
+    api.inboxPages![1]!.resolve({ items: range(47, 46), total: 5 });
+    await flush();
+    expect(ids(store)).toEqual(['t46', 't50', 't49', 't48', 't47']);
+    void store.getState().loadInbox();
+    api.inboxPages![2]!.resolve({ items: range(50, 48), total: 5, next_cursor: 'c1' });
+    await flush();
+    expect(ids(store)).toEqual(['t46', 't50', 't49', 't48']);
+    expect(store.getState().inbox.total).toBe(5);
+
+    // Once the link is left, a reload no longer pins it.
+    store.getState().clearInboxPrompt();
+    expect(store.getState().inbox.target).toBeUndefined();
+    void store.getState().loadInbox();
+    api.inboxPages![3]!.resolve({ items: range(50, 48), total: 5, next_cursor: 'c1' });
+    await flush();
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+  });
+
+  it('says a task no longer waits: when it is fetched so, and live when it is answered elsewhere', async () => {
+    const { api, store } = await loaded();
+    api.details.t30 = detailOf(task(30, 'COMPLETED'), 'writer');
+    await store.getState().showInboxPrompt('t30');
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't30', status: 'gone', agentSlug: 'writer', task: { status: 'COMPLETED' } });
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+
+    await store.getState().showInboxPrompt('t49');
+    store.getState().receive([answerEvent(300, 't49'), statusEvent(301, task(49, 'WORKING', { updated_at: '2025-01-01T12:00:00.000Z' }))]);
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't49', status: 'gone', task: { status: 'WORKING' } });
+    expect(ids(store)).toEqual(['t50', 't48']);
+    expect(store.getState().inbox.total).toBe(4);
+    // It asks again: the new question is the one shown.
+    store.getState().receive([statusEvent(302, task(49, 'INPUT_REQUIRED', { prompt: 'One more?', updated_at: '2025-01-01T12:01:00.000Z' }))]);
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't49', status: 'waiting' });
+    expect(store.getState().inbox.items[0]!.task.prompt).toBe('One more?');
+  });
+
+  it('is not taken back by the events of a task fetched already answered, still on their way', async () => {
+    const { api, store } = await loaded();
+    const asked = task(40, 'INPUT_REQUIRED', { prompt: 'Old?', updated_at: '2025-01-01T12:00:00.000Z' });
+    api.details.t40 = detailOf(task(40, 'COMPLETED', { updated_at: '2025-01-01T12:02:00.000Z' }));
+    await store.getState().showInboxPrompt('t40');
+    const gone = store.getState().inbox.target;
+    expect(gone).toMatchObject({ status: 'gone', task: { status: 'COMPLETED' } });
+    store.getState().receive([statusEvent(600, asked)]);
+    expect(store.getState().inbox.target).toBe(gone);
+    store.getState().receive([answerEvent(601, 't40'), statusEvent(602, task(40, 'WORKING', { updated_at: '2025-01-01T12:01:00.000Z' }))]);
+    expect(store.getState().inbox.target).toBe(gone);
+  });
+
+  it('trusts a live event newer than the snapshot it fetched', async () => {
+    const { api, store } = await loaded();
+    let answer!: (detail: TaskDetail) => void;
+    api.taskDetail = () => new Promise<TaskDetail>((resolve) => (answer = resolve));
+    const shown = store.getState().showInboxPrompt('t46');
+    expect(store.getState().inbox.target).toMatchObject({ status: 'loading' });
+    // Answered elsewhere while the (older) detail is on its way.
+    store.getState().receive([answerEvent(400, 't46'), statusEvent(401, task(46, 'WORKING', { updated_at: '2025-01-01T12:00:00.000Z' }))]);
+    answer(detailOf(waiting(46).task));
+    await shown;
+    expect(store.getState().inbox.target).toMatchObject({ status: 'gone', task: { status: 'WORKING' } });
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+  });
+
+  it('shows nothing more for a prompt answered from here, and points at it again if the host refuses', async () => {
+    const { api, store } = await loaded();
+    api.details.t46 = detailOf(waiting(46).task);
+    await store.getState().showInboxPrompt('t46');
+    let refuse!: (err: unknown) => void;
+    api.answerResult = () => new Promise<Task>((_, reject) => (refuse = reject));
+    const sent = store.getState().answerTask('t46', { text: 'x' });
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't46', status: 'answered' });
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+    refuse(new ApiError(400, 'INVALID_ANSWER', 'no'));
+    expect(await sent).toBe(false);
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't46', status: 'waiting' });
+    expect(ids(store)).toEqual(['t46', 't50', 't49', 't48']);
+
+    api.answerResult = async () => task(46);
+    expect(await store.getState().answerTask('t46', { text: 'y' })).toBe(true);
+    store.getState().receive([answerEvent(500, 't46'), statusEvent(501, task(46, 'WORKING', { updated_at: '2025-01-01T12:00:00.000Z' }))]);
+    expect(store.getState().inbox.target).toMatchObject({ taskId: 't46', status: 'answered' });
+    // Asked for again while the old prompt is still what the host has: still nothing to answer.
+    await store.getState().showInboxPrompt('t46');
+    expect(store.getState().inbox.target).toMatchObject({ status: 'answered' });
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+  });
+
+  it('tells a task that does not exist from one that could not be fetched, and drops a late answer', async () => {
+    const { api, store } = await loaded();
+    await store.getState().showInboxPrompt('nope');
+    expect(store.getState().inbox.target).toEqual({ taskId: 'nope', request: expect.any(Number), status: 'not-found' });
+    api.taskDetail = async () => {
+      throw new ApiError(0, 'NETWORK_ERROR', 'Agent Host is not answering.');
+    };
+    await store.getState().showInboxPrompt('t46');
+    expect(store.getState().inbox.target).toMatchObject({ status: 'error', message: 'Agent Host is not answering.' });
+
+    let answer!: (detail: TaskDetail) => void;
+    api.taskDetail = () => new Promise<TaskDetail>((resolve) => (answer = resolve));
+    const shown = store.getState().showInboxPrompt('t46');
+    store.getState().clearInboxPrompt();
+    answer(detailOf(waiting(46).task));
+    await shown;
+    expect(store.getState().inbox.target).toBeUndefined();
+    expect(ids(store)).toEqual(['t50', 't49', 't48']);
+  });
+});
+
+describe('intake', () => {
+  it('loads the state, and fetches it again on `changed: intake` (not before it was loaded)', async () => {
+    const { api, store } = setup();
+    store.getState().receive([{ type: 'changed', what: 'intake' }]);
+    expect(api.intakeLoads).toBe(0);
+    await store.getState().loadIntake();
+    expect(store.getState().intake).toMatchObject({ status: 'ready', data: { paused: false } });
+    api.intake = { paused: true, paused_at: '2025-01-01T12:00:00.000Z' };
+    store.getState().receive([{ type: 'changed', what: 'intake' }]);
+    await flush();
+    expect(api.intakeLoads).toBe(2);
+    expect(store.getState().intake.data).toEqual({ paused: true, paused_at: '2025-01-01T12:00:00.000Z' });
+    store.getState().refreshAll();
+    await flush();
+    expect(api.intakeLoads).toBe(3);
+  });
+
+  it('pauses and resumes with one request each, and says so', async () => {
+    const { api, store } = setup();
+    await store.getState().loadIntake();
+    expect(await store.getState().setIntakePaused(true)).toBe(true);
+    expect(store.getState().intake.data).toMatchObject({ paused: true });
+    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'info', message: 'Intake paused: new tasks are refused until you resume.' });
+    expect(await store.getState().setIntakePaused(false)).toBe(true);
+    expect(store.getState().intake.data).toEqual({ paused: false });
+    expect(api.intakeSets).toEqual([true, false]);
+    expect(store.getState().intake.saving).toBe(false);
+  });
+
+  it('keeps the state and shows the error when the host refuses; one change at a time', async () => {
+    const { api, store } = setup();
+    api.intake = { paused: true, paused_at: '2025-01-01T12:00:00.000Z' };
+    await store.getState().loadIntake();
+    let fail!: (err: unknown) => void;
+    api.intakeSet = () => new Promise<IntakeState>((_, reject) => (fail = reject));
+    const resuming = store.getState().setIntakePaused(false);
+    expect(store.getState().intake.saving).toBe(true);
+    expect(await store.getState().setIntakePaused(false)).toBe(false); // a second click meanwhile sends nothing
+    fail(new ApiError(500, 'INTERNAL_ERROR', 'disk full'));
+    expect(await resuming).toBe(false);
+    expect(api.intakeSets).toEqual([false]);
+    expect(store.getState().intake).toMatchObject({ saving: false, data: { paused: true } });
+    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'error', message: 'Could not resume intake: disk full' });
+  });
+
+  it('does not let a load that started before a change overwrite it', async () => {
+    const { api, store } = setup();
+    let answerLoad!: (state: IntakeState) => void;
+    api.intakeLoad = () => new Promise<IntakeState>((resolve) => (answerLoad = resolve));
+    const loading = store.getState().loadIntake();
+    await store.getState().setIntakePaused(true);
+    answerLoad({ paused: false });
+    await loading;
+    expect(store.getState().intake.data).toMatchObject({ paused: true });
+  });
+
+  it('reports a host without the intake API as an error, not as paused', async () => {
+    const { api, store } = setup();
+    api.intakeLoad = async () => {
+      throw new ApiError(404, 'NOT_FOUND', 'Route GET:/api/intake not found');
+    };
+    await store.getState().loadIntake();
+    expect(store.getState().intake).toMatchObject({ status: 'error', error: 'Route GET:/api/intake not found' });
+    expect(store.getState().intake.data).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ import { buildA2aServer } from '../../../build/main/core/server/a2a-server.js';
 import { openDatabase, type Db } from '../../../build/main/core/store/database.js';
 import { TaskStore, type ArtifactRecord } from '../../../build/main/core/store/task-store.js';
 import { TokenStore } from '../../../build/main/core/store/token-store.js';
+import type { IntakeGate } from '../../../build/main/core/tasks/intake.js';
 import { TaskService, type TaskScheduler } from '../../../build/main/core/tasks/task-service.js';
 import type { AgentCard, JsonObject, Task } from '../../../build/main/shared/protocol.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -124,6 +125,8 @@ export interface ServerFixture {
 export interface FixtureOptions {
   server?: Partial<HostConfig['server']>;
   cardFor?: (agent: LoadedAgent) => AgentCard;
+  /** Whether intake is paused (default: never). */
+  intake?: IntakeGate;
 }
 
 export async function startServer(options: FixtureOptions = {}): Promise<ServerFixture> {
@@ -132,7 +135,7 @@ export async function startServer(options: FixtureOptions = {}): Promise<ServerF
   const store = new TaskStore(db);
   const tokens = new TokenStore(db);
   const scheduler = new RecordingScheduler();
-  const service = new TaskService(store, scheduler);
+  const service = new TaskService(store, scheduler, options.intake);
   const artifactsRoot = join(temp.dir, 'artifacts');
   mkdirSync(artifactsRoot);
   const agents = new Map<string, LoadedAgent>();

@@ -57,7 +57,12 @@ export const taskRoutes: FastifyPluginAsync<TaskRoutesOptions> = async (app, { a
         body: createTaskBodySchema,
         response: { 202: taskSchema, ...errorResponses(400, 404, 409, 413, 415) },
       },
-      onRequest: async (request: FastifyRequest<{ Params: AgentParams }>) => refuseNewTasks(request.params.slug),
+      onRequest: async (request: FastifyRequest<{ Params: AgentParams }>) => {
+        refuseNewTasks(request.params.slug);
+        // Paused intake refuses at once, unless an Idempotency-Key may name a task accepted
+        // before the pause: the service answers that one once the body is read (see create).
+        if (request.headers['idempotency-key'] === undefined) tasks.assertIntakeOpen();
+      },
       preValidation: requireJsonBody,
     },
     async (request, reply) => {

@@ -1,0 +1,48 @@
+/**
+ * Quitting, in order, once: each step runs after the previous one finished (or failed: a step that
+ * throws is logged and the rest still run, so the database is closed whatever happened before).
+ * The order the shell uses: say so in the tray and hide the window, stop notifications and IPC,
+ * close the host (stop intake → running tasks finish or see cancel within the grace period → due
+ * webhook deliveries flushed → database closed), remove the tray and window, exit.
+ */
+export interface ShutdownStep {
+  name: string;
+  run: () => void | Promise<void>;
+}
+
+export interface ShutdownReport {
+  completed: string[];
+  failed: { name: string; error: string }[];
+}
+
+export class ShutdownSequence {
+  private running: Promise<ShutdownReport> | undefined;
+
+  constructor(
+    private readonly steps: readonly ShutdownStep[],
+    private readonly log: (message: string, detail?: Record<string, unknown>) => void,
+  ) {}
+
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs the steps; later calls get the same (first) run. */
+  run(): Promise<ShutdownReport> {
+    this.running ??= (async () => {
+      const report: ShutdownReport = { completed: [], failed: [] };
+      for (const step of this.steps) {
+        try {
+          await step.run();
+          report.completed.push(step.name);
+        } catch (err) {
+          const error = (err as Error).message ?? String(err);
+          this.log('shutdown step failed', { step: step.name, error });
+          report.failed.push({ name: step.name, error });
+        }
+      }
+      return report;
+    })();
+    return this.running;
+  }
+}
