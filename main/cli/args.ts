@@ -19,6 +19,7 @@ export const USAGE = `Usage:
 
 Options:
   --headless          run without the desktop app (servers, CI, SSH sessions)
+  --hidden            desktop app: start in the tray, window closed (start at login uses it)
   --host H            address to bind the A2A server (default 127.0.0.1)
   --port P            port of the A2A server (default 7410; 0 picks a free one)
   --control-port P    port of the control UI and API, always on 127.0.0.1 (default 7411; 0 picks a free one)
@@ -65,6 +66,7 @@ export function parseCommand(argv: string[]): Command {
       strict: true,
       options: {
         headless: { type: 'boolean' },
+        hidden: { type: 'boolean' },
         host: { type: 'string' },
         port: { type: 'string' },
         'control-port': { type: 'string' },
@@ -110,6 +112,8 @@ export function parseCommand(argv: string[]): Command {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 
+  if (values.hidden && values.headless) throw new UsageError('--hidden is for the desktop app; --headless has no window to hide');
+  // --hidden itself is read by the desktop shell, which gets the same arguments.
   const command: HostCommand = { kind: 'host', headless: values.headless ?? false, plugins: values.plugins ?? [], logLevel: 'info', ...withDataDir };
   if (values.host !== undefined) {
     if (!/^[A-Za-z0-9.:[\]-]+$/.test(values.host)) throw new UsageError(`--host ${JSON.stringify(values.host)} is not a host name or address`);

@@ -10,11 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, defaultChromiumPath } from './chromium-launch.js';
 import { ICON_JOBS, type IconJob } from './icon-set.js';
 import { alphaStats, decodePng, readPngHeader } from './png.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** An <img> of exactly size × size CSS pixels on a transparent page, at device scale 1. */
 async function renderSvg(page: Page, svg: Buffer, size: number): Promise<Buffer> {
@@ -49,20 +49,10 @@ async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { only: { type: 'string' } }, strict: true });
   const jobs = ICON_JOBS.filter((job) => !values.only || job.out.includes(values.only));
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: defaultChromiumPath(),
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Same colours on every machine: no monitor profile conversion.
-      '--force-color-profile=srgb',
-    ],
+    // Same colours on every machine: no monitor profile conversion.
+    args: [...CHROMIUM_FLAGS, '--force-color-profile=srgb'],
   });
   try {
     const page = await browser.newPage({ deviceScaleFactor: 1 });

@@ -65,7 +65,7 @@ export async function runShell(electron: ShellElectron, paths: ShellPaths, runti
     argsError = err;
   }
   const dataDir = command?.host.dataDir ?? defaultDataDir(runtime.platform, runtime.env);
-  const logger = runtime.logger ?? createLogger(command?.host.logLevel ?? 'info');
+  const logger = runtime.logger ?? desktopLogger(command?.host.logLevel ?? 'info', dataDir);
   const log = (message: string, detail: Record<string, unknown> = {}): void => logger.info(detail, message);
 
   // Chromium's own files go with ours, and the single-instance lock is per data folder.
@@ -261,6 +261,16 @@ export async function runShell(electron: ShellElectron, paths: ShellPaths, runti
   if (!command.hidden) window.show();
   log('Agent Host desktop started', { a2a: host.url, control: host.controlUrl, dataDir: host.layout.root });
   return { host, window, tray, loginItem, quit };
+}
+
+/** stderr, and `logs/agent-host.log` in the data folder (a tray app has no terminal to read). */
+function desktopLogger(level: Parameters<typeof createLogger>[0], dataDir: string): Logger {
+  try {
+    return createLogger(level, { file: join(dataDir, 'logs', 'agent-host.log') });
+  } catch {
+    // A data folder that cannot be written is reported in a dialog; logging goes to stderr only.
+    return createLogger(level);
+  }
 }
 
 /** The shell's files, relative to the app root (the repository, or app.asar when packaged). */

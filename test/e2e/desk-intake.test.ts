@@ -6,50 +6,28 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import type { Locator } from 'playwright-core';
 import type { IntakeState } from '../../build/main/shared/control-api.js';
-import { chromiumMissingReason, launchChromium } from '../support/browser.js';
 import type { ControlClient } from '../support/control-client.js';
-import { createTask, newDeskPage, openView, POLL, screenshot, signIn, type DeskPage } from '../support/desk.js';
+import { createTask, openView, POLL, screenshot, useDeskSuite } from '../support/desk.js';
 import { fetchJson } from '../support/fetch-json.js';
-import { startTestHost, type TestHost } from '../support/test-host.js';
 
-const missing = chromiumMissingReason();
 vi.setConfig({ testTimeout: 120_000 });
 
-let t: TestHost;
 let control: ControlClient;
-let browser: Browser | undefined;
-let desk: DeskPage;
-let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  t = await startTestHost();
-  control = await t.controlSession();
-  browser = await launchChromium();
-  desk = await newDeskPage(browser);
-  page = desk.page;
-  await signIn(page, t.controlLoginUrl());
-}, 120_000);
-
-afterAll(async () => {
-  await desk?.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.cleanup();
-}, 60_000);
-
-beforeEach((ctx) => {
-  if (missing) ctx.skip(missing);
+const suite = useDeskSuite({
+  prepareHost: async (t) => {
+    control = await t.controlSession();
+  },
 });
 
 function banner(): Locator {
-  return page.getByRole('region', { name: 'Intake paused' });
+  return suite.page.getByRole('region', { name: 'Intake paused' });
 }
 
 function navIndicator(): Locator {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Intake paused/ });
+  return suite.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Intake paused/ });
 }
 
 async function setPaused(paused: boolean): Promise<IntakeState> {
@@ -66,14 +44,14 @@ async function intake(): Promise<IntakeState> {
 
 /** What an orchestrator gets when it creates a task now. */
 async function createStatus(): Promise<number> {
-  return (await fetchJson('POST', `${t.url}/agents/echo/tasks`, { input: { message: 'knock knock' } })).status;
+  return (await fetchJson('POST', `${suite.t.url}/agents/echo/tasks`, { input: { message: 'knock knock' } })).status;
 }
 
 describe('paused from elsewhere', () => {
   it('shows the banner on every view and a mark in the nav, live, and neither once resumed', async () => {
     // Something in the Tasks view, for the screenshots.
-    for (const message of ['summarise report #1041', 'translate release notes to German']) await createTask(t.url, 'echo', { message });
-    await openView(page, '#/tasks', 'Tasks');
+    for (const message of ['summarise report #1041', 'translate release notes to German']) await createTask(suite.t.url, 'echo', { message });
+    await openView(suite.page, '#/tasks', 'Tasks');
     expect(await banner().count()).toBe(0);
 
     await setPaused(true);
@@ -83,19 +61,19 @@ describe('paused from elsewhere', () => {
     expect(await createStatus()).toBe(503);
 
     for (const [hash, title] of [['#/inbox', 'Inbox'], ['#/artifacts', 'Artifacts'], ['#/agents', 'Agents'], ['#/settings', 'Settings']] as const) {
-      await openView(page, hash, title);
+      await openView(suite.page, hash, title);
       await banner().getByRole('button', { name: 'Resume' }).waitFor();
     }
 
-    await openView(page, '#/tasks', 'Tasks');
-    await page.getByRole('option').filter({ hasText: 'translate release notes to German' }).waitFor();
+    await openView(suite.page, '#/tasks', 'Tasks');
+    await suite.page.getByRole('option').filter({ hasText: 'translate release notes to German' }).waitFor();
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect.poll(() => page.getByRole('status', { name: /Loading|Connecting/ }).count(), POLL).toBe(0);
-      await expect.poll(() => page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
-      await screenshot(page, 'intake-paused', scheme);
+      await suite.page.emulateMedia({ colorScheme: scheme });
+      await expect.poll(() => suite.page.getByRole('status', { name: /Loading|Connecting/ }).count(), POLL).toBe(0);
+      await expect.poll(() => suite.page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
+      await screenshot(suite.page, 'intake-paused', scheme);
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await suite.page.emulateMedia({ colorScheme: 'light' });
 
     await setPaused(false);
     await banner().waitFor({ state: 'detached' });
@@ -115,8 +93,8 @@ describe('resuming from the desk', () => {
   });
 
   it('Settings → Intake pauses and resumes with its switch, from the keyboard too', async () => {
-    await openView(page, '#/settings', 'Settings');
-    const section = page.getByRole('region', { name: 'Intake', exact: true });
+    await openView(suite.page, '#/settings', 'Settings');
+    const section = suite.page.getByRole('region', { name: 'Intake', exact: true });
     const toggle = section.getByRole('switch', { name: 'Pause intake' });
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
     await section.getByText('Accepting new tasks.').waitFor();
@@ -129,15 +107,15 @@ describe('resuming from the desk', () => {
     expect(await createStatus()).toBe(503);
     await section.scrollIntoViewIfNeeded();
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await suite.page.emulateMedia({ colorScheme: scheme });
       // No toast over the view (they fade on their own).
-      await expect.poll(() => page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
-      await screenshot(page, 'settings-intake-paused', scheme);
+      await expect.poll(() => suite.page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
+      await screenshot(suite.page, 'settings-intake-paused', scheme);
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await suite.page.emulateMedia({ colorScheme: 'light' });
 
     await toggle.focus();
-    await page.keyboard.press('Space');
+    await suite.page.keyboard.press('Space');
     await banner().waitFor({ state: 'detached' });
     await expect.poll(() => toggle.getAttribute('aria-checked'), POLL).toBe('false');
     expect(await intake()).toEqual({ paused: false });
@@ -147,12 +125,12 @@ describe('resuming from the desk', () => {
     await setPaused(true);
     await banner().waitFor();
     // A config.json broken by hand: the host cannot save the change, so it makes none (409).
-    const configFile = join(t.dataDir, 'config.json');
+    const configFile = join(suite.t.dataDir, 'config.json');
     const saved = readFileSync(configFile, 'utf8');
     writeFileSync(configFile, '{ "server": ');
     try {
       await banner().getByRole('button', { name: 'Resume' }).click();
-      const error = page.getByRole('alert').filter({ hasText: /^Could not resume intake: / });
+      const error = suite.page.getByRole('alert').filter({ hasText: /^Could not resume intake: / });
       await error.waitFor();
       expect(await banner().getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
       expect((await intake()).paused).toBe(true);
@@ -170,6 +148,6 @@ describe('resuming from the desk', () => {
 
 describe('the page', () => {
   it('threw no uncaught errors', () => {
-    expect(desk.pageErrors).toEqual([]);
+    expect(suite.desk.pageErrors).toEqual([]);
   });
 });

@@ -8,53 +8,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Locator } from 'playwright-core';
 import type { Artifact, Task } from '../../build/main/shared/protocol.js';
-import { chromiumMissingReason, launchChromium } from '../support/browser.js';
-import { createTask, getTask, newDeskPage, openView, POLL, screenshot, signIn, type DeskPage, type PageWindow } from '../support/desk.js';
+import { createTask, getTask, openView, POLL, screenshot, useDeskSuite, type PageWindow } from '../support/desk.js';
 import { fetchJson } from '../support/fetch-json.js';
-import { startTestHost, type TestHost } from '../support/test-host.js';
 
 const DESK_PLUGINS = fileURLToPath(new URL('../fixtures/desk-plugins', import.meta.url));
-const missing = chromiumMissingReason();
 // Above the UI waits (UI_TIMEOUT), so a stuck step reports what it waited for.
 vi.setConfig({ testTimeout: 120_000 });
 
-let t: TestHost;
-let browser: Browser | undefined;
-let desk: DeskPage;
-let page: Page;
-
-beforeAll(async () => {
-  if (missing) return;
-  t = await startTestHost({ pluginDirs: [DESK_PLUGINS] });
-  browser = await launchChromium();
-  desk = await newDeskPage(browser);
-  page = desk.page;
-  await signIn(page, t.controlLoginUrl());
-}, 120_000);
-
-afterAll(async () => {
-  await desk?.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.cleanup();
-}, 60_000);
-
-beforeEach((ctx) => {
-  if (missing) ctx.skip(missing);
-});
+const suite = useDeskSuite({ host: { pluginDirs: [DESK_PLUGINS] } });
 
 const unique = (): string => randomUUID().slice(0, 8);
 const shortId = (taskId: string): string => taskId.slice(0, 8);
 
 /** The Tasks list's row of a task (found by its short id, which every row shows). */
 function taskRow(taskId: string): Locator {
-  return page.getByRole('listbox', { name: /^Tasks, / }).getByRole('option').filter({ hasText: shortId(taskId) });
+  return suite.page.getByRole('listbox', { name: /^Tasks, / }).getByRole('option').filter({ hasText: shortId(taskId) });
 }
 
 function detailPane(): Locator {
-  return page.getByRole('region', { name: 'Task detail' });
+  return suite.page.getByRole('region', { name: 'Task detail' });
 }
 
 /** The status chip in the open task's header (its tooltip is the protocol's status name). */
@@ -63,7 +38,7 @@ function detailStatus(status: string): Locator {
 }
 
 async function openTask(taskId: string): Promise<void> {
-  await page.evaluate((id) => {
+  await suite.page.evaluate((id) => {
     (globalThis as unknown as PageWindow).location.hash = `#/tasks/${id}`;
   }, taskId);
   await detailPane().getByRole('heading', { level: 2, name: new RegExp(shortId(taskId)) }).waitFor();
@@ -71,45 +46,45 @@ async function openTask(taskId: string): Promise<void> {
 
 describe('live data', () => {
   it('shows a task created over the A2A API in the Tasks view as it happens, up to Completed, without reloading', async () => {
-    await openView(page, '#/tasks', 'Tasks');
-    await page.evaluate(() => {
+    await openView(suite.page, '#/tasks', 'Tasks');
+    await suite.page.evaluate(() => {
       (globalThis as unknown as PageWindow).sameDocument = true;
     });
 
     // `ask` holds the task at INPUT_REQUIRED until the orchestrator's answer: a state we can see.
     const message = `live task ${unique()}`;
-    const task = await createTask(t.url, 'echo', { message, ask: 'Shall I go on?' });
+    const task = await createTask(suite.t.url, 'echo', { message, ask: 'Shall I go on?' });
     const row = taskRow(task.task_id);
     await row.getByText('Needs input', { exact: true }).waitFor();
     expect(await row.textContent()).toContain('Shall I go on?');
 
-    const answered = await fetchJson('POST', `${t.url}/agents/echo/tasks/${task.task_id}/input`, { input: { go: true } });
+    const answered = await fetchJson('POST', `${suite.t.url}/agents/echo/tasks/${task.task_id}/input`, { input: { go: true } });
     expect(answered.status, answered.text).toBe(200);
     await row.getByText('Completed', { exact: true }).waitFor();
     expect(await row.textContent()).toContain(message);
 
-    expect(await page.evaluate(() => (globalThis as unknown as PageWindow).sameDocument)).toBe(true);
+    expect(await suite.page.evaluate(() => (globalThis as unknown as PageWindow).sameDocument)).toBe(true);
   });
 
   it('puts a question in the Inbox and the window title; the answer form completes the task', async () => {
-    await openView(page, '#/inbox', 'Inbox');
-    await expect.poll(() => page.title(), POLL).toBe('Agent Host');
+    await openView(suite.page, '#/inbox', 'Inbox');
+    await expect.poll(() => suite.page.title(), POLL).toBe('Agent Host');
 
     const prompt = `Which name goes on invoice #${unique()}?`;
-    const task = await createTask(t.url, 'echo', { message: 'invoice', ask: prompt });
-    const card = page.getByRole('list', { name: 'Waiting for an answer' }).getByRole('listitem', { name: prompt });
+    const task = await createTask(suite.t.url, 'echo', { message: 'invoice', ask: prompt });
+    const card = suite.page.getByRole('list', { name: 'Waiting for an answer' }).getByRole('listitem', { name: prompt });
     await card.waitFor();
-    await expect.poll(() => page.title(), POLL).toBe('(1) Agent Host');
-    await page.getByRole('navigation', { name: 'Main' }).getByLabel('1 waiting for an answer').waitFor();
+    await expect.poll(() => suite.page.title(), POLL).toBe('(1) Agent Host');
+    await suite.page.getByRole('navigation', { name: 'Main' }).getByLabel('1 waiting for an answer').waitFor();
 
     await card.getByLabel('Your answer').fill('Ada Lovelace');
     await card.getByRole('button', { name: 'Send answer' }).click();
     await card.waitFor({ state: 'detached' });
-    await expect.poll(() => page.title(), POLL).toBe('Agent Host');
-    await page.getByText('You’re all caught up').waitFor();
+    await expect.poll(() => suite.page.title(), POLL).toBe('Agent Host');
+    await suite.page.getByText('You’re all caught up').waitFor();
 
-    await expect.poll(async () => (await getTask(t.url, 'echo', task.task_id)).status, POLL).toBe('COMPLETED');
-    const done = await getTask(t.url, 'echo', task.task_id);
+    await expect.poll(async () => (await getTask(suite.t.url, 'echo', task.task_id)).status, POLL).toBe('COMPLETED');
+    const done = await getTask(suite.t.url, 'echo', task.task_id);
     expect(done.output).toEqual({ message: 'invoice', answer: { text: 'Ada Lovelace' } });
   });
 });
@@ -120,8 +95,8 @@ describe('artifacts', () => {
   let taskId = '';
 
   beforeAll(async () => {
-    if (missing) return;
-    const task = await createTask(t.url, 'echo', {
+    if (suite.skipReason) return;
+    const task = await createTask(suite.t.url, 'echo', {
       message: 'nightly import',
       artifacts: [
         { type: 'text', content: 'Imported 1,204 rows from crm.csv\nSkipped 3 rows with missing email.\n', description: 'Import summary' },
@@ -132,13 +107,13 @@ describe('artifacts', () => {
       ],
     });
     taskId = task.task_id;
-    await t.waitForStatus(taskId, 'COMPLETED', 60_000);
+    await suite.t.waitForStatus(taskId, 'COMPLETED', 60_000);
   }, 90_000);
 
   async function expectNothingRan(): Promise<void> {
-    expect(await page.evaluate(() => (globalThis as unknown as PageWindow).__pwned)).toBeUndefined();
-    expect(await page.locator('img[src="x"]').count()).toBe(0);
-    expect(await page.locator('script', { hasText: '__pwned' }).count()).toBe(0);
+    expect(await suite.page.evaluate(() => (globalThis as unknown as PageWindow).__pwned)).toBeUndefined();
+    expect(await suite.page.locator('img[src="x"]').count()).toBe(0);
+    expect(await suite.page.locator('script', { hasText: '__pwned' }).count()).toBe(0);
   }
 
   it('previews text, JSON and a file in the task detail; markup shows as text and never runs', async () => {
@@ -162,9 +137,9 @@ describe('artifacts', () => {
   });
 
   it('previews the chosen artifact in the Artifacts view, markup as text that never runs', async () => {
-    await openView(page, '#/artifacts', 'Artifacts');
-    const list = page.getByRole('listbox', { name: 'Artifacts' });
-    const preview = page.getByRole('region', { name: 'Artifact preview' });
+    await openView(suite.page, '#/artifacts', 'Artifacts');
+    const list = suite.page.getByRole('listbox', { name: 'Artifacts' });
+    const preview = suite.page.getByRole('region', { name: 'Artifact preview' });
 
     await list.getByRole('option').filter({ hasText: 'hello.py' }).click();
     await preview.getByRole('heading', { name: 'hello.py' }).waitFor();
@@ -184,11 +159,11 @@ describe('artifacts', () => {
   });
 
   it('serves the HTML file sandboxed, so opening its content URL in a tab runs nothing either', async () => {
-    const res = await fetchJson<{ artifacts: Artifact[] }>('GET', `${t.url}/agents/echo/tasks/${taskId}/artifacts`);
+    const res = await fetchJson<{ artifacts: Artifact[] }>('GET', `${suite.t.url}/agents/echo/tasks/${taskId}/artifacts`);
     const html = res.body.artifacts.find((a) => a.metadata.filename === 'x.html')!;
-    const tab = await desk.context.newPage();
+    const tab = await suite.desk.context.newPage();
     try {
-      const response = await tab.goto(`${t.controlUrl}/api/artifacts/${html.artifact_id}/content`);
+      const response = await tab.goto(`${suite.t.controlUrl}/api/artifacts/${html.artifact_id}/content`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()['content-security-policy']).toContain('sandbox');
       expect(await tab.evaluate(() => (globalThis as unknown as PageWindow).__pwned)).toBeUndefined();
@@ -200,13 +175,13 @@ describe('artifacts', () => {
 
 describe('cancel', () => {
   it('cancels a running task from its detail, after confirming', async () => {
-    const task = await createTask(t.url, 'echo', { message: `long job ${unique()}`, delay_ms: 60_000 });
-    await t.waitForStatus(task.task_id, 'WORKING', 60_000);
+    const task = await createTask(suite.t.url, 'echo', { message: `long job ${unique()}`, delay_ms: 60_000 });
+    await suite.t.waitForStatus(task.task_id, 'WORKING', 60_000);
     await openTask(task.task_id);
     await detailStatus('WORKING').waitFor();
 
     await detailPane().getByRole('button', { name: 'Cancel task' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel this task?' });
+    const dialog = suite.page.getByRole('dialog', { name: 'Cancel this task?' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel task' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -214,42 +189,42 @@ describe('cancel', () => {
     await detailStatus('CANCELLED').waitFor();
     expect(await detailPane().getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
     await taskRow(task.task_id).getByText('Cancelled', { exact: true }).waitFor();
-    expect((await getTask(t.url, 'echo', task.task_id)).status).toBe('CANCELLED');
+    expect((await getTask(suite.t.url, 'echo', task.task_id)).status).toBe('CANCELLED');
   });
 });
 
 describe('keyboard', () => {
   it('moves between views with g-sequences, walks the list with j and Enter, closes with Esc', async () => {
-    await openView(page, '#/agents', 'Agents');
-    const heading = (name: string): Locator => page.getByRole('heading', { level: 1, name, exact: true });
+    await openView(suite.page, '#/agents', 'Agents');
+    const heading = (name: string): Locator => suite.page.getByRole('heading', { level: 1, name, exact: true });
 
-    await page.keyboard.press('g');
-    await page.keyboard.press('t');
+    await suite.page.keyboard.press('g');
+    await suite.page.keyboard.press('t');
     await heading('Tasks').waitFor();
-    expect(new URL(page.url()).hash).toBe('#/tasks');
+    expect(new URL(suite.page.url()).hash).toBe('#/tasks');
 
     // j puts the cursor on a row (the next one after the last task opened), Enter opens it.
-    await page.keyboard.press('j');
-    const current = page.getByRole('listbox', { name: /^Tasks, / }).getByRole('option', { selected: true });
+    await suite.page.keyboard.press('j');
+    const current = suite.page.getByRole('listbox', { name: /^Tasks, / }).getByRole('option', { selected: true });
     await current.waitFor();
-    await page.keyboard.press('Enter');
+    await suite.page.keyboard.press('Enter');
     await detailPane().getByRole('tablist').waitFor();
-    const opened = /^#\/tasks\/([0-9a-f-]{36})$/.exec(new URL(page.url()).hash)?.[1];
+    const opened = /^#\/tasks\/([0-9a-f-]{36})$/.exec(new URL(suite.page.url()).hash)?.[1];
     expect(opened).toBeDefined();
     expect(await current.textContent()).toContain(shortId(opened!));
-    await page.keyboard.press('Escape');
+    await suite.page.keyboard.press('Escape');
     await detailPane().waitFor({ state: 'detached' });
 
     for (const [key, name] of [['f', 'Artifacts'], ['s', 'Settings'], ['a', 'Agents'], ['i', 'Inbox']] as const) {
-      await page.keyboard.press('g');
-      await page.keyboard.press(key);
+      await suite.page.keyboard.press('g');
+      await suite.page.keyboard.press(key);
       await heading(name).waitFor();
     }
 
-    await page.keyboard.press('?');
-    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await suite.page.keyboard.press('?');
+    const shortcuts = suite.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await shortcuts.waitFor();
-    await page.keyboard.press('Escape');
+    await suite.page.keyboard.press('Escape');
     await shortcuts.waitFor({ state: 'hidden' });
   });
 });
@@ -257,38 +232,38 @@ describe('keyboard', () => {
 describe('screenshots', () => {
   it('saves every view, light and dark', async () => {
     // A desk with something in every view.
-    const waiting = await createTask(t.url, 'echo', { message: 'export invoices', ask: 'Which folder should I save the exported invoices to?' });
-    const release = await createTask(t.url, 'release-approver', { service: 'billing-api', version: '4.2.0', environment: 'production', replicas: 3 });
-    const failed = await createTask(t.url, 'echo', {
+    const waiting = await createTask(suite.t.url, 'echo', { message: 'export invoices', ask: 'Which folder should I save the exported invoices to?' });
+    const release = await createTask(suite.t.url, 'release-approver', { service: 'billing-api', version: '4.2.0', environment: 'production', replicas: 3 });
+    const failed = await createTask(suite.t.url, 'echo', {
       message: 'sync contacts',
       fail: { code: 'QUOTA_EXCEEDED', message: 'The CRM API allows 500 calls per hour; this run needed 742.' },
     });
-    const running = await createTask(t.url, 'echo', { message: 'reindex the search cluster', log_lines: 3, delay_ms: 600_000 });
+    const running = await createTask(suite.t.url, 'echo', { message: 'reindex the search cluster', log_lines: 3, delay_ms: 600_000 });
     const done: Task[] = [];
     for (const message of ['summarise report #1041', 'translate release notes to German', 'draft reply to ticket #58812']) {
-      done.push(await createTask(t.url, 'echo', { message }));
+      done.push(await createTask(suite.t.url, 'echo', { message }));
     }
     await Promise.all([
-      t.waitForStatus(waiting.task_id, 'INPUT_REQUIRED', 60_000),
-      t.waitForStatus(release.task_id, 'INPUT_REQUIRED', 60_000),
-      t.waitForStatus(failed.task_id, 'FAILED', 60_000),
-      t.waitForStatus(running.task_id, 'WORKING', 60_000),
-      ...done.map((d) => t.waitForStatus(d.task_id, 'COMPLETED', 60_000)),
+      suite.t.waitForStatus(waiting.task_id, 'INPUT_REQUIRED', 60_000),
+      suite.t.waitForStatus(release.task_id, 'INPUT_REQUIRED', 60_000),
+      suite.t.waitForStatus(failed.task_id, 'FAILED', 60_000),
+      suite.t.waitForStatus(running.task_id, 'WORKING', 60_000),
+      ...done.map((d) => suite.t.waitForStatus(d.task_id, 'COMPLETED', 60_000)),
     ]);
 
     const views: Array<[name: string, show: () => Promise<void>]> = [
       [
         'inbox',
         async () => {
-          await openView(page, '#/inbox', 'Inbox');
-          await page.getByRole('listitem', { name: 'Which folder should I save the exported invoices to?' }).waitFor();
-          await page.getByRole('listitem', { name: 'Roll out billing-api 4.2.0 to production?' }).getByLabel('Approve the rollout').waitFor();
+          await openView(suite.page, '#/inbox', 'Inbox');
+          await suite.page.getByRole('listitem', { name: 'Which folder should I save the exported invoices to?' }).waitFor();
+          await suite.page.getByRole('listitem', { name: 'Roll out billing-api 4.2.0 to production?' }).getByLabel('Approve the rollout').waitFor();
         },
       ],
       [
         'tasks',
         async () => {
-          await openView(page, '#/tasks', 'Tasks');
+          await openView(suite.page, '#/tasks', 'Tasks');
           await taskRow(done[2]!.task_id).getByText('Completed', { exact: true }).waitFor();
           await taskRow(running.task_id).getByText('Working', { exact: true }).waitFor();
         },
@@ -296,7 +271,7 @@ describe('screenshots', () => {
       [
         'task-detail',
         async () => {
-          await openView(page, '#/tasks', 'Tasks');
+          await openView(suite.page, '#/tasks', 'Tasks');
           await openTask(release.task_id);
           await detailPane().getByRole('region', { name: 'Waiting for your answer' }).getByLabel('Approve the rollout').waitFor();
           await detailPane().getByText(/release-approver\/tasks\//).waitFor();
@@ -305,45 +280,45 @@ describe('screenshots', () => {
       [
         'artifacts',
         async () => {
-          await openView(page, '#/artifacts', 'Artifacts');
-          await page.getByRole('listbox', { name: 'Artifacts' }).getByRole('option').filter({ hasText: 'rollout.sh' }).click();
-          await page.getByRole('region', { name: 'Artifact preview' }).getByText('kubectl rollout restart deploy/billing-api').waitFor();
+          await openView(suite.page, '#/artifacts', 'Artifacts');
+          await suite.page.getByRole('listbox', { name: 'Artifacts' }).getByRole('option').filter({ hasText: 'rollout.sh' }).click();
+          await suite.page.getByRole('region', { name: 'Artifact preview' }).getByText('kubectl rollout restart deploy/billing-api').waitFor();
         },
       ],
       [
         'agents',
         async () => {
-          await openView(page, '#/agents', 'Agents');
-          await page.getByRole('heading', { name: 'Release Approver' }).waitFor();
-          await page.getByRole('heading', { name: 'Echo', exact: true }).waitFor();
+          await openView(suite.page, '#/agents', 'Agents');
+          await suite.page.getByRole('heading', { name: 'Release Approver' }).waitFor();
+          await suite.page.getByRole('heading', { name: 'Echo', exact: true }).waitFor();
         },
       ],
       [
         'settings',
         async () => {
-          await openView(page, '#/settings', 'Settings');
-          await page.getByRole('button', { name: 'Save settings' }).waitFor();
+          await openView(suite.page, '#/settings', 'Settings');
+          await suite.page.getByRole('button', { name: 'Save settings' }).waitFor();
         },
       ],
     ];
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await page.evaluate(() => (globalThis as unknown as PageWindow).matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+      await suite.page.emulateMedia({ colorScheme: scheme });
+      expect(await suite.page.evaluate(() => (globalThis as unknown as PageWindow).matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
       for (const [name, show] of views) {
         await show();
         // Nothing still loading in the shot.
-        await expect.poll(() => page.getByRole('status', { name: /Loading|Connecting/ }).count(), POLL).toBe(0);
+        await expect.poll(() => suite.page.getByRole('status', { name: /Loading|Connecting/ }).count(), POLL).toBe(0);
         // No toast over the view (they fade on their own).
-        await expect.poll(() => page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
-        await screenshot(page, name, scheme);
+        await expect.poll(() => suite.page.getByRole('button', { name: 'Dismiss' }).count(), POLL).toBe(0);
+        await screenshot(suite.page, name, scheme);
       }
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await suite.page.emulateMedia({ colorScheme: 'light' });
   });
 });
 
 describe('the page', () => {
   it('threw no uncaught errors', () => {
-    expect(desk.pageErrors).toEqual([]);
+    expect(suite.desk.pageErrors).toEqual([]);
   });
 });

@@ -3,10 +3,12 @@
  * clock), screenshots, and the A2A calls an orchestrator would make.
  */
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Task } from '../../build/main/shared/protocol.js';
-import { SCREENSHOT_DIR } from './browser.js';
+import { chromiumMissingReason, launchChromium, SCREENSHOT_DIR } from './browser.js';
 import { fetchJson } from './fetch-json.js';
+import { startTestHost, type TestHost, type TestHostOptions } from './test-host.js';
 
 /** How long a UI state may take to appear: generous, for a loaded two-core machine. */
 export const UI_TIMEOUT = 30_000;
@@ -50,6 +52,98 @@ export async function newDeskPage(browser: Browser, colorScheme: 'light' | 'dark
 export async function signIn(page: Page, loginUrl: string): Promise<void> {
   await page.goto(loginUrl);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export interface DeskSuiteOptions {
+  /** For `startTestHost`. */
+  host?: TestHostOptions;
+  /** The page's colour scheme (default light). */
+  colorScheme?: 'light' | 'dark';
+  /**
+   * Sign the page in with the login link (true, the default), at a hash route of the app
+   * (`'#/tasks'`: the link plus that hash), or not at all (false: the tests, or `setup`, do).
+   */
+  signIn?: boolean | string;
+  /** Once the host is up, before Chromium starts: seed its database, open a control session. */
+  prepareHost?: (t: TestHost) => void | Promise<void>;
+  /** Last, once the page is open (and signed in, unless `signIn` is false). */
+  setup?: (suite: DeskSuite) => Promise<void>;
+  /** Of the `beforeAll` that starts all this (default 120 s). */
+  timeout?: number;
+}
+
+/** What a suite of desk tests shares; read it inside hooks and tests (it is set up in `beforeAll`). */
+export interface DeskSuite {
+  /** Why the suite's tests are skipped (Chromium is not installed), or undefined: a file's own hooks return early on it. */
+  readonly skipReason: string | undefined;
+  readonly t: TestHost;
+  readonly browser: Browser;
+  /** The suite's page, in its own browser context. */
+  readonly desk: DeskPage;
+  /** `desk.page`. */
+  readonly page: Page;
+  /** Another page in a fresh browser context (no cookies), closed with the suite's. */
+  newDeskPage(colorScheme?: 'light' | 'dark'): Promise<DeskPage>;
+}
+
+/**
+ * Registers a test file's hooks for the desk UI against a real host: `beforeAll` starts the host,
+ * launches Chromium, opens a page and signs it in; `afterAll` closes the pages and the browser and
+ * removes the host; `beforeEach` skips every test, with the reason, when Chromium is not installed.
+ */
+export function useDeskSuite(options: DeskSuiteOptions = {}): DeskSuite {
+  const missing = chromiumMissingReason();
+  let t: TestHost | undefined;
+  let browser: Browser | undefined;
+  const pages: DeskPage[] = [];
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the desk suite has no ${what} (read it only inside hooks and tests)`);
+    return value;
+  };
+
+  const suite: DeskSuite = {
+    skipReason: missing,
+    get t() {
+      return ready(t, 'host');
+    },
+    get browser() {
+      return ready(browser, 'browser');
+    },
+    get desk() {
+      return ready(pages[0], 'page');
+    },
+    get page() {
+      return suite.desk.page;
+    },
+    async newDeskPage(colorScheme = 'light') {
+      const desk = await newDeskPage(suite.browser, colorScheme);
+      pages.push(desk);
+      return desk;
+    },
+  };
+
+  beforeAll(async () => {
+    if (missing) return;
+    t = await startTestHost(options.host);
+    await options.prepareHost?.(t);
+    browser = await launchChromium();
+    const { page } = await suite.newDeskPage(options.colorScheme);
+    const signInTo = options.signIn ?? true;
+    if (signInTo !== false) await signIn(page, `${t.controlLoginUrl()}${signInTo === true ? '' : signInTo}`);
+    await options.setup?.(suite);
+  }, options.timeout ?? 120_000);
+
+  afterAll(async () => {
+    for (const desk of pages) await desk.context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.cleanup();
+  }, 60_000);
+
+  beforeEach((ctx) => {
+    if (missing) ctx.skip(missing);
+  });
+
+  return suite;
 }
 
 /** Goes to a view by its hash route (`#/tasks`) and waits for the view's title. */

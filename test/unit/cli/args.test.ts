@@ -70,3 +70,10 @@ describe('agent-host command line', () => {
     });
   }
 });
+
+describe('--hidden (the desktop app starts in the tray)', () => {
+  it('is accepted for the desktop app and refused with --headless', () => {
+    expect(parseCommand(['--hidden', '--port', '0'])).toMatchObject({ kind: 'host', headless: false, port: 0 });
+    expect(() => parseCommand(['--hidden', '--headless'])).toThrow(/--hidden is for the desktop app/);
+  });
+});

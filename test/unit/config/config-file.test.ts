@@ -1,34 +1,27 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../../../build/main/core/config/config-file.js';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../build/main/core/config/config-file.js';
 import { dataDirLayout, defaultDataDir } from '../../../build/main/core/config/data-dir.js';
 import { defaultConfig } from '../../../build/main/core/config/host-config.js';
-import { makeTempDir } from '../../support/temp-dir.js';
+import { expectConfigRefused, useTempConfigFile } from '../../support/config-file.js';
 
 describe('config.json', () => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let file: string;
-  beforeEach(() => {
-    tmp = makeTempDir();
-    file = join(tmp.dir, 'config.json');
-  });
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempConfigFile();
 
   it('uses the defaults when the file does not exist', () => {
-    expect(resolveConfig(file)).toEqual(defaultConfig());
+    expect(resolveConfig(tmp.file)).toEqual(defaultConfig());
   });
 
   it('merges the file over the defaults and the flags over the file', () => {
     writeFileSync(
-      file,
+      tmp.file,
       JSON.stringify({
         server: { port: 9000, allowed_origins: ['https://orchestrator.example'] },
         runtime: { cancel_grace_ms: 100 },
         agents: { echo: { enabled: false, concurrency: 2, notification_config: { endpoint_url: 'https://h.example/hook', auth_header: 'Authorization: Bearer x' } } },
       }),
     );
-    const config = resolveConfig(file, { port: 0 });
+    const config = resolveConfig(tmp.file, { port: 0 });
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 0, allowed_origins: ['https://orchestrator.example'] });
     expect(config.runtime).toEqual({ ...defaultConfig().runtime, cancel_grace_ms: 100 });
     expect(config.agents['echo']).toMatchObject({ enabled: false, concurrency: 2 });
@@ -37,13 +30,13 @@ describe('config.json', () => {
 
   it('takes the notifier settings and per-agent signing secrets', () => {
     writeFileSync(
-      file,
+      tmp.file,
       JSON.stringify({
         notifications: { retry_schedule_ms: [100, 200] },
         agents: { echo: { notification_config: { endpoint_url: 'https://h.example/hook', signing_secret: 'whsec_c2VjcmV0LWtleQ==' } } },
       }),
     );
-    const config = resolveConfig(file);
+    const config = resolveConfig(tmp.file);
     expect(config.notifications).toEqual({ retry_schedule_ms: [100, 200], timeout_ms: 15000 });
     expect(config.agents['echo']!.notification_config!.signing_secret).toBe('whsec_c2VjcmV0LWtleQ==');
     expect(defaultConfig().notifications.retry_schedule_ms).toEqual([5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000]);
@@ -68,16 +61,7 @@ describe('config.json', () => {
   ];
   for (const [what, text, message] of bad) {
     it(`refuses ${what}, naming the file and the problem`, () => {
-      writeFileSync(file, text);
-      let error: unknown;
-      try {
-        resolveConfig(file);
-      } catch (err) {
-        error = err;
-      }
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message.startsWith(`${file}: `)).toBe(true);
-      expect((error as Error).message).toMatch(message);
+      expectConfigRefused(tmp.file, text, message);
     });
   }
 });

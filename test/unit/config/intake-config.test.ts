@@ -1,29 +1,22 @@
 /** config.json's `intake` key: read at start, and refused clearly when malformed. */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../../../build/main/core/config/config-file.js';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../build/main/core/config/config-file.js';
 import { defaultConfig } from '../../../build/main/core/config/host-config.js';
-import { makeTempDir } from '../../support/temp-dir.js';
+import { expectConfigRefused, useTempConfigFile } from '../../support/config-file.js';
 
 describe('config.json intake', () => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let file: string;
-  beforeEach(() => {
-    tmp = makeTempDir();
-    file = join(tmp.dir, 'config.json');
-  });
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempConfigFile();
 
   it('accepts by default', () => {
     expect(defaultConfig().intake).toEqual({ paused: false });
-    writeFileSync(file, '{}');
-    expect(resolveConfig(file).intake).toEqual({ paused: false });
+    writeFileSync(tmp.file, '{}');
+    expect(resolveConfig(tmp.file).intake).toEqual({ paused: false });
   });
 
   it('reads a saved pause with its time', () => {
-    writeFileSync(file, JSON.stringify({ intake: { paused: true, paused_at: '2026-01-05T10:00:00.000Z' } }));
-    expect(resolveConfig(file).intake).toEqual({ paused: true, paused_at: '2026-01-05T10:00:00.000Z' });
+    writeFileSync(tmp.file, JSON.stringify({ intake: { paused: true, paused_at: '2026-01-05T10:00:00.000Z' } }));
+    expect(resolveConfig(tmp.file).intake).toEqual({ paused: true, paused_at: '2026-01-05T10:00:00.000Z' });
   });
 
   const bad: Array<[string, string, RegExp]> = [
@@ -34,16 +27,7 @@ describe('config.json intake', () => {
   ];
   for (const [what, text, message] of bad) {
     it(`refuses ${what}, naming the file and the key`, () => {
-      writeFileSync(file, text);
-      let error: unknown;
-      try {
-        resolveConfig(file);
-      } catch (err) {
-        error = err;
-      }
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message.startsWith(`${file}: `)).toBe(true);
-      expect((error as Error).message).toMatch(message);
+      expectConfigRefused(tmp.file, text, message);
     });
   }
 });
