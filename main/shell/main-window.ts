@@ -37,6 +37,11 @@ export class MainWindow {
     return !!this.window && !this.window.isDestroyed() && this.window.isVisible() && this.window.isFocused();
   }
 
+  /** In front and on the Inbox, where a new prompt appears by itself. */
+  isShowingInbox(): boolean {
+    return this.isFocused() && /#\/inbox(?:\/|$)/.test(this.window!.webContents.getURL());
+  }
+
   /** Shows (creating if needed) and focuses the window; `hash` is a UI route like `#/inbox`. */
   show(hash?: string): void {
     const window = this.ensureWindow(hash);

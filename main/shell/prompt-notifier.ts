@@ -3,8 +3,8 @@ import type { ShellElectron, ShellNotification } from './electron-api.js';
 
 export interface PromptNotifierOptions {
   feed: Pick<PromptFeed, 'on'>;
-  /** The window is in front: the page shows new prompts itself, no notification needed. */
-  windowFocused: () => boolean;
+  /** The window is in front showing the Inbox: new prompts appear there, no notification needed. */
+  promptsInView: () => boolean;
   onOpenPrompt: (taskId: string) => void;
   onOpenInbox: () => void;
   iconPath?: string;
@@ -61,7 +61,7 @@ export class PromptNotifier {
     this.timer = undefined;
     const prompts = this.queued;
     this.queued = [];
-    if (prompts.length === 0 || this.options.windowFocused()) return;
+    if (prompts.length === 0 || this.options.promptsInView()) return;
     const [first] = prompts;
     if (prompts.length === 1 && first) {
       this.present(first.task_id, {

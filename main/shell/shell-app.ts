@@ -180,7 +180,7 @@ export async function runShell(electron: ShellElectron, paths: ShellPaths, runti
 
   const notifier = new PromptNotifier(electron, {
     feed: host.prompts,
-    windowFocused: () => window.isFocused(),
+    promptsInView: () => window.isShowingInbox(),
     onOpenPrompt: (taskId) => window.openPrompt(taskId),
     onOpenInbox: () => window.show('#/inbox'),
     iconPath: paths.appIcon,

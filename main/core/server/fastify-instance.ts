@@ -41,5 +41,10 @@ export function createFastify(pinoLogger: Logger, bodyLimit: number): FastifyIns
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+  // A response whose headers left before the close began went out with keep-alive: once it is
+  // done, end its connection too (gracefully: what was written is still delivered).
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end();
+  });
   return app;
 }

@@ -32,7 +32,7 @@ function start(focused = false, platform: NodeJS.Platform = 'darwin') {
   const opened: string[] = [];
   const notifier = new PromptNotifier(electron, {
     feed: source,
-    windowFocused: () => focused,
+    promptsInView: () => focused,
     onOpenPrompt: (id) => opened.push(id),
     onOpenInbox: () => opened.push('inbox'),
     platform,
@@ -75,7 +75,7 @@ describe('prompt notifications', () => {
     expect(FakeNotification.instances[0]!.closed).toBe(true);
   });
 
-  it('nothing while the window is in front; stop() unsubscribes and closes what is shown', async () => {
+  it('nothing while the Inbox is in front; stop() unsubscribes and closes what is shown', async () => {
     const quiet = start(true);
     quiet.source.emit({ kind: 'entered', prompt: prompt(1) });
     await settle();

@@ -140,13 +140,19 @@ describe('desktop shell', () => {
     expect(fake.app.badgeCount).toBe(0);
   });
 
-  it('no notification while the window is in front (the page shows the prompt itself)', async () => {
+  it('no notification while the Inbox is in front (the prompt appears there); one while another view is', async () => {
     const { a2a, tray, window } = await startShell();
     window().focused = true;
+    expect(window().webContents.getURL()).toMatch(/#\/inbox$/);
     await a2a('POST', '/agents/echo/tasks', { input: { message: 'hi', ask: 'Sure?' } });
     await vi.waitFor(() => expect(menuLabels(tray())).toContain('1 prompt waiting'), { timeout: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(FakeNotification.instances).toHaveLength(0);
+
+    window().webContents.url = window().webContents.url.replace(/#.*$/, '#/tasks');
+    await a2a('POST', '/agents/echo/tasks', { input: { message: 'hi', ask: 'And this?' } });
+    await vi.waitFor(() => expect(FakeNotification.instances.filter((n) => n.shown)).toHaveLength(1), { timeout: 10_000 });
+    expect(FakeNotification.instances[0]!.options.body).toBe('And this?');
   });
 
   it('pauses and resumes intake from the tray', async () => {
