@@ -1,4 +1,4 @@
-import { DesktopChannel, isBridgeId, type AgentHostBridge, type DesktopInfo, type LoginItemState } from '../main/shared/desktop-bridge.js';
+import { DesktopChannel, isBridgeId, isDesktopNotification, type AgentHostBridge, type DesktopInfo, type LoginItemState } from '../main/shared/desktop-bridge.js';
 
 /** The part of Electron's ipcRenderer the bridge uses. */
 export interface BridgeIpc {
@@ -21,6 +21,10 @@ export function createBridge(ipc: BridgeIpc): AgentHostBridge {
       isBridgeId(artifactId) ? (ipc.invoke(DesktopChannel.revealArtifact, artifactId) as Promise<void>) : refuse('revealArtifact needs an artifact id'),
     openArtifact: (artifactId) =>
       isBridgeId(artifactId) ? (ipc.invoke(DesktopChannel.openArtifact, artifactId) as Promise<void>) : refuse('openArtifact needs an artifact id'),
+    showNotification: (notification) =>
+      isDesktopNotification(notification)
+        ? (ipc.invoke(DesktopChannel.showNotification, notification) as Promise<void>)
+        : refuse('showNotification needs {title, body, task_id?} within their lengths'),
     getInfo: () => ipc.invoke(DesktopChannel.getInfo) as Promise<DesktopInfo>,
     getLoginItem: () => ipc.invoke(DesktopChannel.getLoginItem) as Promise<LoginItemState>,
     setLoginItem: (enabled) =>

@@ -14,6 +14,8 @@ export const DesktopChannel = {
   revealArtifact: 'agent-host:artifact:reveal',
   /** invoke(artifactId) → void: opens the artifact's file with its default application. */
   openArtifact: 'agent-host:artifact:open',
+  /** invoke(DesktopNotification) → void: a native notification; a click shows its task. */
+  showNotification: 'agent-host:notification:show',
   /** invoke() → DesktopInfo: the control API's address and this window's session. */
   getInfo: 'agent-host:desktop:info',
   /** invoke() → LoginItemState. */
@@ -29,6 +31,7 @@ export type DesktopChannel = (typeof DesktopChannel)[keyof typeof DesktopChannel
 export const DESKTOP_INVOKE_CHANNELS = [
   DesktopChannel.revealArtifact,
   DesktopChannel.openArtifact,
+  DesktopChannel.showNotification,
   DesktopChannel.getInfo,
   DesktopChannel.getLoginItem,
   DesktopChannel.setLoginItem,
@@ -43,6 +46,36 @@ export interface DesktopInfo {
   platform: 'darwin' | 'win32' | 'linux' | 'other';
 }
 
+/**
+ * A notification the page asks for (say, a task it started finished while the window was in the
+ * background). Plain text only; a click brings the window up on `task_id`'s detail, if given.
+ */
+export interface DesktopNotification {
+  /** 1–120 characters. */
+  title: string;
+  /** At most 500 characters (may be empty). */
+  body: string;
+  task_id?: string;
+}
+
+export const NOTIFICATION_TITLE_MAX = 120;
+export const NOTIFICATION_BODY_MAX = 500;
+
+/** The one validation of a notification argument, for the preload (before sending) and main (on receipt). */
+export function isDesktopNotification(value: unknown): value is DesktopNotification {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { title, body, task_id: taskId, ...rest } = value as Record<string, unknown>;
+  return (
+    Object.keys(rest).length === 0 &&
+    typeof title === 'string' &&
+    title.trim().length > 0 &&
+    title.length <= NOTIFICATION_TITLE_MAX &&
+    typeof body === 'string' &&
+    body.length <= NOTIFICATION_BODY_MAX &&
+    (taskId === undefined || isBridgeId(taskId))
+  );
+}
+
 export interface LoginItemState {
   /** Whether Agent Host starts (in the tray, window hidden) when the person logs in. */
   enabled: boolean;
@@ -54,6 +87,7 @@ export interface LoginItemState {
 export interface AgentHostBridge {
   revealArtifact(artifactId: string): Promise<void>;
   openArtifact(artifactId: string): Promise<void>;
+  showNotification(notification: DesktopNotification): Promise<void>;
   getInfo(): Promise<DesktopInfo>;
   getLoginItem(): Promise<LoginItemState>;
   setLoginItem(enabled: boolean): Promise<LoginItemState>;

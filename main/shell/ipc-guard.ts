@@ -1,4 +1,4 @@
-import { DesktopChannel, isBridgeId } from '../shared/desktop-bridge.js';
+import { DesktopChannel, isBridgeId, isDesktopNotification, NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX, type DesktopNotification } from '../shared/desktop-bridge.js';
 import { isAppUrl } from './window-policy.js';
 
 /**
@@ -29,6 +29,7 @@ export function checkSender(event: IpcSender, windowContentsId: number | undefin
 export type InvokeRequest =
   | { channel: typeof DesktopChannel.revealArtifact; artifactId: string }
   | { channel: typeof DesktopChannel.openArtifact; artifactId: string }
+  | { channel: typeof DesktopChannel.showNotification; notification: DesktopNotification }
   | { channel: typeof DesktopChannel.getInfo }
   | { channel: typeof DesktopChannel.getLoginItem }
   | { channel: typeof DesktopChannel.setLoginItem; enabled: boolean };
@@ -44,6 +45,18 @@ export function parseInvoke(channel: string, args: readonly unknown[]): InvokeRe
       const [artifactId] = args;
       if (!isBridgeId(artifactId)) throw new IpcRefusedError(`${channel}: the argument must be an artifact id`);
       return { channel, artifactId };
+    }
+    case DesktopChannel.showNotification: {
+      arity(1);
+      const [notification] = args;
+      if (!isDesktopNotification(notification)) {
+        throw new IpcRefusedError(
+          `${channel}: the argument must be {title (1-${NOTIFICATION_TITLE_MAX} characters), body (at most ${NOTIFICATION_BODY_MAX}), task_id?}`,
+        );
+      }
+      // Rebuilt from the checked fields only: nothing else the page sent goes further.
+      const { title, body, task_id: taskId } = notification;
+      return { channel, notification: taskId === undefined ? { title, body } : { title, body, task_id: taskId } };
     }
     case DesktopChannel.getInfo:
     case DesktopChannel.getLoginItem:

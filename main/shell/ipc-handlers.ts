@@ -1,4 +1,4 @@
-import { DESKTOP_INVOKE_CHANNELS, DesktopChannel, type DesktopInfo, type LoginItemState } from '../shared/desktop-bridge.js';
+import { DESKTOP_INVOKE_CHANNELS, DesktopChannel, type DesktopInfo, type DesktopNotification, type LoginItemState } from '../shared/desktop-bridge.js';
 import type { ShellElectron } from './electron-api.js';
 import { checkSender, parseInvoke, type InvokeRequest, type IpcSender } from './ipc-guard.js';
 
@@ -8,6 +8,7 @@ export interface DesktopServices {
   controlOrigin: string;
   revealArtifact: (artifactId: string) => Promise<void>;
   openArtifact: (artifactId: string) => Promise<void>;
+  showNotification: (notification: DesktopNotification) => void;
   info: () => DesktopInfo;
   getLoginItem: () => LoginItemState;
   setLoginItem: (enabled: boolean) => LoginItemState;
@@ -21,6 +22,8 @@ export async function serveInvoke(request: InvokeRequest, services: DesktopServi
       return services.revealArtifact(request.artifactId);
     case DesktopChannel.openArtifact:
       return services.openArtifact(request.artifactId);
+    case DesktopChannel.showNotification:
+      return services.showNotification(request.notification);
     case DesktopChannel.getInfo:
       return services.info();
     case DesktopChannel.getLoginItem:

@@ -44,8 +44,10 @@ export class MainWindow {
 
   /** Shows (creating if needed) and focuses the window; `hash` is a UI route like `#/inbox`. */
   show(hash?: string): void {
+    const existing = this.window !== undefined && !this.window.isDestroyed();
     const window = this.ensureWindow(hash);
-    if (hash && this.loaded) void window.loadURL(this.pageUrl(hash));
+    // A route for a window that exists (loaded, or still loading its first page): load it anew.
+    if (hash && existing) this.load(window, hash);
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
@@ -67,8 +69,12 @@ export class MainWindow {
     this.window = undefined;
   }
 
-  private pageUrl(hash: string): string {
-    return `${this.options.controlUrl}/?token=${this.options.mintToken()}${hash}`;
+  /** Loads the UI at `hash` with a fresh one-time token (a superseded load's failure is only logged). */
+  private load(window: ShellBrowserWindow, hash: string): void {
+    this.loaded = false;
+    window.loadURL(`${this.options.controlUrl}/?token=${this.options.mintToken()}${hash}`).catch((err: unknown) => {
+      this.options.log('window failed to load', { error: (err as Error).message });
+    });
   }
 
   private ensureWindow(hash: string | undefined): ShellBrowserWindow {
@@ -91,11 +97,9 @@ export class MainWindow {
       // The page crashed or was killed: load it again (with a new token) rather than leave a blank window.
       this.options.log('window renderer gone; reloading', { reason: details.reason });
       this.loaded = false;
-      if (details.reason !== 'clean-exit' && !this.options.isQuitting()) void window.loadURL(this.pageUrl('#/inbox'));
+      if (details.reason !== 'clean-exit' && !this.options.isQuitting()) this.load(window, '#/inbox');
     });
-    void window.loadURL(this.pageUrl(hash ?? '#/inbox')).catch((err: unknown) => {
-      this.options.log('window failed to load', { error: (err as Error).message });
-    });
+    this.load(window, hash ?? '#/inbox');
     return window;
   }
 }

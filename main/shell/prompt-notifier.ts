@@ -77,6 +77,12 @@ export class PromptNotifier {
     }, () => this.options.onOpenInbox());
   }
 
+  /** A notification the page asked for (a task it started finished); `onClick` when it is clicked. */
+  showFromPage(key: string, content: { title: string; body: string }, onClick: () => void): void {
+    if (!this.electron.Notification.isSupported()) return;
+    this.present(`page:${key}`, content, onClick);
+  }
+
   private present(key: string, content: { title: string; body: string }, onClick: () => void): void {
     this.shown.get(key)?.close();
     const notification = new this.electron.Notification({

@@ -205,6 +205,12 @@ export async function runShell(electron: ShellElectron, paths: ShellPaths, runti
       const problem = await electron.shell.openPath(await artifactFileFor(host.store, host.layout.artifacts, artifactId, true, runtime.platform));
       if (problem) throw new ArtifactActionError('OPEN_FAILED', problem);
     },
+    showNotification: (notification) => {
+      const taskId = notification.task_id;
+      notifier.showFromPage(taskId ?? notification.title, notification, () =>
+        window.show(taskId === undefined ? undefined : `#/tasks/${encodeURIComponent(taskId)}`),
+      );
+    },
     getLoginItem: () => loginItem.get(),
     setLoginItem: (enabled) => {
       const state = loginItem.set(enabled);

@@ -4,7 +4,7 @@
  * browser it does not exist, and a preload from another version may offer only some methods, so
  * whatever needs one of them is shown only when that function is there.
  */
-import { isBridgeId, type AgentHostBridge, type LoginItemState } from '../../main/shared/desktop-bridge.js';
+import { isBridgeId, type AgentHostBridge, type DesktopNotification, type LoginItemState } from '../../main/shared/desktop-bridge.js';
 
 declare global {
   interface Window {
@@ -43,6 +43,24 @@ export function loginItemControl(): LoginItemControl | undefined {
   const b = bridge();
   if (typeof b?.getLoginItem !== 'function' || typeof b.setLoginItem !== 'function') return undefined;
   return { get: b.getLoginItem.bind(b), set: b.setLoginItem.bind(b) };
+}
+
+/**
+ * Shows a native notification through the shell, or undefined where there is none (a plain browser,
+ * an older preload): the caller then says it inside the page. The result always settles as a
+ * promise, even if the bridge throws at once or returns something else, so one `.catch` is enough.
+ */
+export function desktopNotifier(): ((notification: DesktopNotification) => Promise<void>) | undefined {
+  const b = bridge();
+  if (typeof b?.showNotification !== 'function') return undefined;
+  const show = b.showNotification;
+  return (notification) => {
+    try {
+      return Promise.resolve(show.call(b, notification));
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
 }
 
 /**

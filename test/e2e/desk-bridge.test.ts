@@ -5,13 +5,14 @@
  * into one browser context; another context has none, like a plain browser. Against a real host:
  * the shell's "show this prompt" (tray item, notification click) opens that prompt; Settings →
  * Desktop shows the system's start-at-login state and changes it only on a click; Reveal and Open
- * call the bridge with the artifact's id.
+ * call the bridge with the artifact's id; a task started from "Try it" is told when it ends, by a
+ * notification through the bridge when the page is not in front, else by a toast.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Artifact } from '../../build/main/shared/protocol.js';
-import { createTask, openView, POLL, screenshot, signIn, useDeskSuite, type DeskPage, type PageWindow } from '../support/desk.js';
+import { createTask, getTask, openView, POLL, screenshot, signIn, useDeskSuite, type DeskPage, type PageWindow } from '../support/desk.js';
 import { bridgeCalls, fakeBridgeRecord, installFakeBridge, setFakeBridge, shellOpensPrompt } from '../support/fake-bridge.js';
 import { fetchJson } from '../support/fetch-json.js';
 
@@ -173,6 +174,118 @@ describe('artifact files', () => {
     await plainPreview.getByRole('link', { name: 'Download' }).waitFor();
     expect(await plainPreview.getByRole('button', { name: 'Reveal in folder' }).count()).toBe(0);
     expect(await plainPreview.getByRole('button', { name: 'Open' }).count()).toBe(0);
+  });
+});
+
+describe('a task started from Try it', () => {
+  /**
+   * Moves the person away from the desk page for real, as far as headless Chromium goes. Playwright
+   * normally tells every page it has the focus (its focus emulation, so that pages of one browser do
+   * not take it from each other); with that turned off for the desk page, `document.hasFocus()`
+   * answers what Chromium itself knows, and another page of the same browser coming to the front
+   * takes the focus away (the desk page gets a real `blur`), as another window or tab would.
+   * (`document.hidden` stays false: headless Chromium shows every page; focus is what changes.)
+   * Returns how to come back: the desk page in front again, with Playwright's emulation restored.
+   */
+  async function realFocus(): Promise<{ away(): Promise<void>; back(): Promise<void>; hasFocus(): Promise<boolean> }> {
+    const cdp = await suite.desk.context.newCDPSession(suite.page);
+    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+    let other: Page | undefined;
+    let restored = false;
+    const hasFocus = (): Promise<boolean> =>
+      suite.page.evaluate(() => (globalThis as unknown as { document: { hasFocus(): boolean } }).document.hasFocus());
+    await suite.page.bringToFront();
+    return {
+      hasFocus,
+      async away() {
+        other = await suite.desk.context.newPage();
+        await other.bringToFront();
+      },
+      async back() {
+        if (restored) return;
+        restored = true;
+        await other?.close();
+        other = undefined;
+        await suite.page.bringToFront();
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+        await cdp.detach();
+      },
+    };
+  }
+
+  /** Fills Echo's Try it form (as JSON) and creates the task; returns its id, from the host's answer. */
+  async function tryEcho(input: Record<string, unknown>): Promise<string> {
+    await openView(suite.page, '#/agents', 'Agents');
+    const card = suite.page.getByRole('listitem', { name: 'Echo', exact: true });
+    const form = card.getByRole('region', { name: 'Try Echo' });
+    if ((await form.count()) === 0) await card.getByRole('button', { name: 'Try it' }).click();
+    const json = form.getByLabel('JSON', { exact: true });
+    if ((await json.count()) === 0) await form.getByRole('button', { name: 'Edit as JSON' }).click();
+    await json.fill(JSON.stringify(input));
+    const created = suite.page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/agents\/echo\/tasks$/.test(r.url()));
+    await form.getByRole('button', { name: 'Create task' }).click();
+    const response = await created;
+    expect(response.status()).toBe(202);
+    return ((await response.json()) as { task_id: string }).task_id;
+  }
+
+  const toastAbout = (message: string): Locator => suite.page.getByRole('status').filter({ hasText: message });
+
+  it('in front: says so in a toast with a link to the task, and asks for no notification', async () => {
+    const focus = await realFocus();
+    try {
+      expect(await focus.hasFocus()).toBe(true);
+      const message = `in front ${randomUUID().slice(0, 8)}`;
+      const taskId = await tryEcho({ message, delay_ms: 1500 });
+      const toast = toastAbout(`Echo finished: {"message":"${message}"}`);
+      await toast.waitFor();
+      expect(await toast.getByRole('link', { name: 'Open it' }).getAttribute('href')).toBe(`#/tasks/${taskId}`);
+      expect((await getTask(suite.t.url, 'echo', taskId)).status).toBe('COMPLETED');
+      expect(await bridgeCalls(suite.page, 'showNotification')).toEqual([]);
+    } finally {
+      await focus.back();
+    }
+  });
+
+  it('away (another window in front): exactly one native notification once it completed, and no toast', async () => {
+    const focus = await realFocus();
+    const message = `away ${randomUUID().slice(0, 8)}`;
+    try {
+      // 1.5 s of work: the task is still running when the person turns to something else.
+      const taskId = await tryEcho({ message, delay_ms: 1500 });
+      await focus.away();
+      expect(await focus.hasFocus()).toBe(false);
+      expect(await bridgeCalls(suite.page, 'showNotification')).toEqual([]);
+      await suite.t.waitForStatus(taskId, 'COMPLETED', 60_000);
+      const expected = [[{ title: 'Echo finished', body: JSON.stringify({ message }), task_id: taskId }]];
+      await expect.poll(() => bridgeCalls(suite.page, 'showNotification'), POLL).toEqual(expected);
+      expect(await toastAbout(message).count()).toBe(0);
+      await focus.back();
+      expect(await focus.hasFocus()).toBe(true);
+      // Still one, and still no toast, now that the person is back.
+      expect(await bridgeCalls(suite.page, 'showNotification')).toEqual(expected);
+      expect(await toastAbout(message).count()).toBe(0);
+    } finally {
+      await focus.back();
+    }
+  });
+
+  it('away, but the shell refuses the notification: the toast still says it', async () => {
+    await setFakeBridge(suite.page, { failShowNotification: 'Notifications are turned off for Agent Host' });
+    const focus = await realFocus();
+    const message = `refused ${randomUUID().slice(0, 8)}`;
+    try {
+      const before = (await bridgeCalls(suite.page, 'showNotification')).length;
+      const taskId = await tryEcho({ message, delay_ms: 1500 });
+      await focus.away();
+      const toast = toastAbout(`Echo finished: {"message":"${message}"}`);
+      await toast.waitFor();
+      expect(await toast.getByRole('link', { name: 'Open it' }).getAttribute('href')).toBe(`#/tasks/${taskId}`);
+      expect(await bridgeCalls(suite.page, 'showNotification')).toHaveLength(before + 1);
+    } finally {
+      await focus.back();
+      await setFakeBridge(suite.page, { failShowNotification: null });
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * be installed here; see test/support/chromium-window.ts). With Electron's binary the same story
  * runs for real in electron-app.test.ts.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -18,6 +19,13 @@ import { FakeNotification, FakeTray, fakeElectron, type FakeElectron } from '../
 import { makeTempDir } from '../support/temp-dir.js';
 
 const APP_ROOT = new URL('../../', import.meta.url).pathname;
+
+/** This process's children running a task (the host runs inside this test process here). */
+function workerProcesses(): string[] {
+  return execFileSync('ps', ['-eo', 'ppid=,pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.trim().split(/\s+/)[0] === String(process.pid) && line.includes('agent-worker.js'));
+}
 const missing = chromiumMissingReason();
 
 describe.skipIf(missing !== undefined)('desktop app (shell + UI in Chromium, Electron stood in)', () => {
@@ -61,7 +69,7 @@ describe.skipIf(missing !== undefined)('desktop app (shell + UI in Chromium, Ele
   it('opens its window on the Inbox, signed in by its own token, with the desktop bridge', async () => {
     await page().getByRole('heading', { level: 1, name: 'Inbox', exact: true }).waitFor();
     expect(await page().evaluate(() => Object.keys((globalThis as unknown as { agentHost: object }).agentHost).sort())).toEqual([
-      'getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem',
+      'getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem', 'showNotification',
     ]);
     const info = await page().evaluate(() => (globalThis as unknown as { agentHost: { getInfo(): Promise<unknown> } }).agentHost.getInfo());
     expect(info).toMatchObject({ control_url: shell.host.controlUrl, a2a_url: shell.host.url, platform: 'linux' });
@@ -107,12 +115,16 @@ describe.skipIf(missing !== undefined)('desktop app (shell + UI in Chromium, Ele
     expect(fake.shellCalls).toHaveLength(1);
   });
 
-  it('quits from the tray in order, and nothing is left listening', async () => {
+  it('quits from the tray in order: nothing is left listening, no worker is left running', async () => {
     const { url, controlUrl } = shell.host;
+    const slow = await createTask(url, 'echo', { message: 'slow', delay_ms: 60_000 });
+    await expect.poll(async () => (await getTask(url, 'echo', slow.task_id)).status, POLL).toBe('WORKING');
+    expect(workerProcesses()).toHaveLength(1);
     FakeTray.instances.at(-1)!.click('Quit Agent Host');
     expect(await fake.app.exited).toBe(0);
     await expect(fetch(`${url}/agents`)).rejects.toThrow();
     await expect(fetch(`${controlUrl}/`)).rejects.toThrow();
+    expect(workerProcesses()).toEqual([]);
     expect(windows.pageErrors).toEqual([]);
   });
 });

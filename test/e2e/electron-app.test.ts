@@ -28,11 +28,15 @@ describe.skipIf(missing !== undefined)('desktop app in Electron', () => {
   let stopDisplay = (): void => undefined;
   const temp = makeTempDir('agent-host-electron-');
 
+  /** What the shell exposes to these tests (AGENT_HOST_E2E=1), once it is up. */
   async function shellState(): Promise<ShellState> {
-    return app.evaluate(() => {
-      const shell = (globalThis as unknown as { agentHostShell: { a2aUrl: string; controlUrl: string; trayModel: () => unknown[] } }).agentHostShell;
-      return { a2aUrl: shell.a2aUrl, controlUrl: shell.controlUrl, tray: shell.trayModel() } as never;
-    });
+    const read = () =>
+      app.evaluate(() => {
+        const shell = (globalThis as unknown as { agentHostShell?: { a2aUrl: string; controlUrl: string; trayModel: () => unknown[] } }).agentHostShell;
+        return (shell ? { a2aUrl: shell.a2aUrl, controlUrl: shell.controlUrl, tray: shell.trayModel() } : undefined) as never;
+      }) as Promise<ShellState | undefined>;
+    await expect.poll(read, { timeout: 30_000 }).toBeDefined();
+    return (await read())!;
   }
 
   beforeAll(async () => {
@@ -40,7 +44,17 @@ describe.skipIf(missing !== undefined)('desktop app in Electron', () => {
     stopDisplay = display.stop;
     app = await _electron.launch({
       executablePath: electronBinary(),
-      args: [SHELL_ENTRY, '--data-dir', temp.dir, '--port', '0', '--control-port', '0'],
+      args: [
+        // Chromium refuses to run as root with its sandbox on (CI containers); the page keeps Electron's own sandbox flags.
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+        SHELL_ENTRY,
+        '--data-dir',
+        temp.dir,
+        '--port',
+        '0',
+        '--control-port',
+        '0',
+      ],
       env: { ...process.env, ...display.env, AGENT_HOST_E2E: '1' } as Record<string, string>,
     });
     page = await app.firstWindow();
@@ -57,7 +71,7 @@ describe.skipIf(missing !== undefined)('desktop app in Electron', () => {
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
     expect(await page.evaluate(() => Object.keys((globalThis as unknown as { agentHost: object }).agentHost).sort())).toEqual([
-      'getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem',
+      'getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem', 'showNotification',
     ]);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/electron-inbox.png` });
   });
@@ -66,11 +80,11 @@ describe.skipIf(missing !== undefined)('desktop app in Electron', () => {
     const { a2aUrl } = await shellState();
     const created = await fetchJson<{ task_id: string }>('POST', `${a2aUrl}/agents/echo/tasks`, { input: { message: 'hi', ask: 'Ship it?' } });
     expect(created.status).toBe(202);
-    await page.getByText('Ship it?').waitFor();
+    const card = page.getByRole('list', { name: 'Waiting for an answer' }).getByRole('listitem', { name: 'Ship it?' });
+    await card.waitFor();
     await expect.poll(async () => (await shellState()).tray.map((item) => item.label)).toContain('1 prompt waiting');
-    const card = page.locator('article', { hasText: 'Ship it?' }).first();
-    await card.locator('textarea, input').first().fill('{"ok": true}');
-    await card.getByRole('button', { name: /answer|send/i }).click();
+    await card.getByLabel('Your answer').fill('yes');
+    await card.getByRole('button', { name: 'Send answer' }).click();
     await expect.poll(async () => (await fetchJson<{ status: string }>('GET', `${a2aUrl}/agents/echo/tasks/${created.body.task_id}`)).body.status, { timeout: 20_000 }).toBe('COMPLETED');
     await expect.poll(async () => (await shellState()).tray.map((item) => item.label)).toContain('No prompts waiting');
   });
@@ -78,13 +92,15 @@ describe.skipIf(missing !== undefined)('desktop app in Electron', () => {
   it('quits in order and leaves nothing running', async () => {
     const { a2aUrl } = await shellState();
     const pid = app.process().pid!;
+    const exited = new Promise<number | null>((resolve) => app.process().once('exit', (code) => resolve(code)));
     await app.evaluate(({ app: electronApp }) => electronApp.quit());
-    await new Promise<void>((resolve) => app.process().once('exit', () => resolve()));
+    expect(await exited).toBe(0);
     await expect(fetch(`${a2aUrl}/agents`)).rejects.toThrow();
-    // No process of the app (workers included) is left in its process group.
-    const left = execFileSync('ps', ['-eo', 'pid,pgid,args'], { encoding: 'utf8' })
+    // No process of the app is left: not its main process, no renderer or GPU helper, no worker.
+    const binary = electronBinary();
+    const left = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
       .split('\n')
-      .filter((line) => line.includes(temp.dir) || line.trim().startsWith(`${pid} `));
+      .filter((line) => line.trim().startsWith(`${pid} `) || line.includes(binary) || line.includes('agent-worker.js'));
     expect(left).toEqual([]);
   });
 });

@@ -17,12 +17,14 @@ export interface FakeBridgeOptions {
   loginItem: FakeLoginItem;
 }
 
-/** What the fake records in the page (`window.__fakeBridge`); tests may change `loginItem` and `failSetLoginItem`. */
+/** What the fake records in the page (`window.__fakeBridge`); tests may change `loginItem`, `failSetLoginItem` and `failShowNotification`. */
 export interface FakeBridgeRecord {
   calls: { method: string; args: unknown[] }[];
   loginItem: FakeLoginItem;
   /** When set, setLoginItem rejects with this message (as the main process would on an OS error). */
   failSetLoginItem?: string;
+  /** When set, showNotification rejects with this message (notifications turned off, say). */
+  failShowNotification?: string;
   listeners: ((taskId: string) => void)[];
   unsubscribed: number;
 }
@@ -43,6 +45,10 @@ export function installFakeBridge(options: FakeBridgeOptions): void {
   };
   page.agentHost = {
     revealArtifact: async (artifactId: string) => called('revealArtifact', artifactId),
+    showNotification: async (notification: unknown) => {
+      called('showNotification', notification);
+      if (record.failShowNotification !== undefined) throw new Error(record.failShowNotification);
+    },
     openArtifact: async (artifactId: string) => called('openArtifact', artifactId),
     getInfo: async () => {
       called('getInfo');
@@ -73,7 +79,14 @@ export function installFakeBridge(options: FakeBridgeOptions): void {
 export function fakeBridgeRecord(page: Page): Promise<Omit<FakeBridgeRecord, 'listeners'> & { listenerCount: number }> {
   return page.evaluate(() => {
     const r = (globalThis as unknown as FakeBridgeWindow).__fakeBridge!;
-    return { calls: r.calls, loginItem: r.loginItem, unsubscribed: r.unsubscribed, listenerCount: r.listeners.length, ...(r.failSetLoginItem !== undefined ? { failSetLoginItem: r.failSetLoginItem } : {}) };
+    return {
+      calls: r.calls,
+      loginItem: r.loginItem,
+      unsubscribed: r.unsubscribed,
+      listenerCount: r.listeners.length,
+      ...(r.failSetLoginItem !== undefined ? { failSetLoginItem: r.failSetLoginItem } : {}),
+      ...(r.failShowNotification !== undefined ? { failShowNotification: r.failShowNotification } : {}),
+    };
   });
 }
 
@@ -90,11 +103,16 @@ export function shellOpensPrompt(page: Page, taskId: string): Promise<void> {
 }
 
 /** Changes what the fake "OS" answers from now on. */
-export function setFakeBridge(page: Page, change: { loginItem?: FakeLoginItem; failSetLoginItem?: string | null }): Promise<void> {
+export function setFakeBridge(
+  page: Page,
+  change: { loginItem?: FakeLoginItem; failSetLoginItem?: string | null; failShowNotification?: string | null },
+): Promise<void> {
   return page.evaluate((c) => {
     const r = (globalThis as unknown as FakeBridgeWindow).__fakeBridge!;
     if (c.loginItem) r.loginItem = c.loginItem;
     if (c.failSetLoginItem === null) delete r.failSetLoginItem;
     else if (c.failSetLoginItem !== undefined) r.failSetLoginItem = c.failSetLoginItem;
+    if (c.failShowNotification === null) delete r.failShowNotification;
+    else if (c.failShowNotification !== undefined) r.failShowNotification = c.failShowNotification;
   }, change);
 }

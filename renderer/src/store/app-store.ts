@@ -1,10 +1,11 @@
 /**
  * The app store: one zustand store made of slices (session, live connection, tasks, detail,
- * inbox, agents, artifacts, settings, intake, toasts). Built by a factory so the app and each
- * unit test get their own instance with their own API.
+ * inbox, agents, artifacts, settings, intake, toasts, watched tasks). Built by a factory so the
+ * app and each unit test get their own instance with their own API.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ControlApi } from '../api/client.js';
+import { pageInFront } from '../lib/page-focus.js';
 import { agentsSlice } from './agents-slice.js';
 import { artifactsSlice } from './artifacts-slice.js';
 import { detailSlice } from './detail-slice.js';
@@ -16,6 +17,7 @@ import { settingsSlice } from './settings-slice.js';
 import { tasksSlice } from './tasks-slice.js';
 import { toastsSlice } from './toasts-slice.js';
 import type { AppState, SliceDeps } from './types.js';
+import { watchedTasksSlice } from './watched-tasks-slice.js';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -23,10 +25,17 @@ export interface AppStoreOptions {
   now?: () => number;
   /** Delay that coalesces event-triggered refetches (default 250 ms; 0 runs them at once). */
   debounceMs?: number;
+  /** Whether the page is in front (default: its document's visibility and focus). */
+  pageInFront?: () => boolean;
 }
 
 export function createAppStore(api: ControlApi, options: AppStoreOptions = {}): AppStore {
-  const deps: SliceDeps = { api, now: options.now ?? (() => Date.now()), debounceMs: options.debounceMs ?? 250 };
+  const deps: SliceDeps = {
+    api,
+    now: options.now ?? (() => Date.now()),
+    debounceMs: options.debounceMs ?? 250,
+    pageInFront: options.pageInFront ?? pageInFront,
+  };
   return createStore<AppState>()((...a) => ({
     ...sessionSlice(deps)(...a),
     ...liveSlice(deps)(...a),
@@ -38,6 +47,7 @@ export function createAppStore(api: ControlApi, options: AppStoreOptions = {}): 
     ...settingsSlice(deps)(...a),
     ...intakeSlice(deps)(...a),
     ...toastsSlice(deps)(...a),
+    ...watchedTasksSlice(deps)(...a),
   }));
 }
 

@@ -65,6 +65,7 @@ export const liveSlice: Slice<LiveSlice> = () => (set, get) => {
         s.applyTaskListUpdates(updates);
         s.applyInboxTaskUpdates(updates);
         s.refreshAgentsSoon();
+        s.applyWatchedUpdates(updates);
       }
       if (taskEvents.length > 0) s.applyDetailEvents(taskEvents);
       if (artifactTasks.size > 0) {
@@ -91,6 +92,8 @@ export const liveSlice: Slice<LiveSlice> = () => (set, get) => {
       if (due(s.settings)) void s.loadSettings();
       if (due(s.tokens)) void s.loadTokens();
       if (due(s.intake)) void s.loadIntake();
+      // Not "loaded parts" but tasks waiting to be told about: whatever ended in the gap is told now.
+      s.refreshWatched();
     },
   };
 };

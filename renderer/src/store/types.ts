@@ -15,6 +15,7 @@ import type { SessionSlice } from './session-slice.js';
 import type { SettingsSlice } from './settings-slice.js';
 import type { TasksSlice } from './tasks-slice.js';
 import type { ToastsSlice } from './toasts-slice.js';
+import type { WatchedTasksSlice } from './watched-tasks-slice.js';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -27,7 +28,8 @@ export type AppState = SessionSlice &
   ArtifactsSlice &
   SettingsSlice &
   IntakeSlice &
-  ToastsSlice;
+  ToastsSlice &
+  WatchedTasksSlice;
 
 /** What every slice creator gets beside zustand's set/get: the API, and a clock for tests. */
 export interface SliceDeps {
@@ -36,6 +38,8 @@ export interface SliceDeps {
   now: () => number;
   /** Coalescing delay for refetches triggered by bursts of events (0 in tests: run at once). */
   debounceMs: number;
+  /** Whether the person is looking at the page (its tab shown, its window focused). */
+  pageInFront: () => boolean;
 }
 
 export type Slice<T> = (deps: SliceDeps) => StateCreator<AppState, [], [], T>;

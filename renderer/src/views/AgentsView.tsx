@@ -198,7 +198,7 @@ function EnabledSwitch({ agent }: { agent: AgentInfo }) {
 }
 
 function TryIt({ agent }: { agent: AgentInfo }) {
-  const { createTask, toast } = useActions();
+  const { createTask, toast, watchTask } = useActions();
   const [created, setCreated] = useState<string[]>([]);
   if (!agent.enabled) {
     return (
@@ -218,6 +218,9 @@ function TryIt({ agent }: { agent: AgentInfo }) {
           const task = await createTask(agent.slug, input);
           setCreated((c) => [task.task_id, ...c].slice(0, 5));
           toast('success', `Task ${shortId(task.task_id)} created.`, { href: taskHref(task.task_id), text: 'Open it' });
+          // The person started it here, so they hear how it goes, even from another window (after
+          // the toast above: a task that is already done says so second, not before "created").
+          watchTask(task, agent.slug);
         }}
       />
       {created.length > 0 && (

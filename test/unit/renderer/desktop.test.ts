@@ -3,7 +3,7 @@
  * globalThis, which is `window` in the page): nothing without it, only what a partial bridge has.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { desktopActions, loginItemControl, onOpenPrompt } from '../../../renderer/src/desktop.js';
+import { desktopActions, desktopNotifier, loginItemControl, onOpenPrompt } from '../../../renderer/src/desktop.js';
 import { parseControlEvent } from '../../../renderer/src/store/control-events.js';
 
 const global = globalThis as { agentHost?: unknown };
@@ -17,6 +17,7 @@ describe('without a bridge (a plain browser)', () => {
     expect(desktopActions()).toEqual({});
     expect(loginItemControl()).toBeUndefined();
     expect(onOpenPrompt(() => undefined)).toBeUndefined();
+    expect(desktopNotifier()).toBeUndefined();
   });
 
   it('ignores an agentHost that is not an object', () => {
@@ -46,6 +47,7 @@ describe('with a partial bridge (a preload from another version)', () => {
     // Reading without setting is no setting at all.
     expect(loginItemControl()).toBeUndefined();
     expect(onOpenPrompt(() => undefined)).toBeUndefined();
+    expect(desktopNotifier()).toBeUndefined();
   });
 });
 
@@ -87,6 +89,35 @@ describe('with the whole bridge', () => {
     unsubscribe!();
     expect(unsubscribed).toBe(1);
     expect(shell).toBeUndefined();
+  });
+});
+
+describe('notifications', () => {
+  it('are shown through the bridge, called on it, at once', async () => {
+    const bridge = {
+      shown: [] as unknown[],
+      showNotification(notification: unknown) {
+        this.shown.push(notification);
+        return Promise.resolve();
+      },
+    };
+    global.agentHost = bridge;
+    const notify = desktopNotifier()!;
+    const sent = notify({ title: 'Echo finished', body: '{}', task_id: 't1' });
+    expect(bridge.shown).toEqual([{ title: 'Echo finished', body: '{}', task_id: 't1' }]);
+    await expect(sent).resolves.toBeUndefined();
+  });
+
+  it('reject, never throw, whatever the bridge does wrong (so one .catch covers it)', async () => {
+    global.agentHost = { showNotification: () => Promise.reject(new Error('notifications are off')) };
+    await expect(desktopNotifier()!({ title: 'x', body: '' })).rejects.toThrow('notifications are off');
+    global.agentHost = {
+      showNotification: () => {
+        throw new Error('invalid notification');
+      },
+    };
+    const thrown = desktopNotifier()!({ title: 'x', body: '' });
+    await expect(thrown).rejects.toThrow('invalid notification');
   });
 });
 

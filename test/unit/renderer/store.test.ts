@@ -2,8 +2,9 @@
  * The app store against an in-test fake of the control API (this file's only stand-in: the real
  * API is exercised by the browser tests against a running host).
  */
-import { describe, expect, it } from 'vitest';
-import type { AgentList, InboxItem, InboxList, InboxQuery, IntakeState, SessionInfo, TaskDetail, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentInfo, AgentList, InboxItem, InboxList, InboxQuery, IntakeState, SessionInfo, TaskDetail, TaskListPage, TaskListQuery } from '../../../main/shared/control-api.js';
+import { isDesktopNotification, NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from '../../../main/shared/desktop-bridge.js';
 import type { JsonObject, Task, TaskStatus } from '../../../main/shared/protocol.js';
 import type { ControlApi } from '../../../renderer/src/api/client.js';
 import { ApiError } from '../../../renderer/src/api/http.js';
@@ -53,6 +54,7 @@ class FakeApi implements ControlApi {
   /** When set, inbox pages are answered by the test (else the whole `inbox` as one page). */
   inboxPages: Deferred<InboxList>[] | undefined;
   agentCalls = 0;
+  agents: AgentInfo[] = [];
   answers: { taskId: string; input: JsonObject }[] = [];
   answerResult: () => Promise<Task> = async () => task(1);
   session: () => Promise<SessionInfo> = async () => ({ version: '1', a2a_url: 'http://h', data_dir: '/d', desktop: false });
@@ -91,7 +93,7 @@ class FakeApi implements ControlApi {
   };
   listAgents = async (): Promise<AgentList> => {
     this.agentCalls++;
-    return { agents: [], load_errors: [] };
+    return { agents: this.agents, load_errors: [] };
   };
   answerTask = async (taskId: string, input: JsonObject): Promise<Task> => {
     this.answers.push({ taskId, input });
@@ -627,5 +629,242 @@ describe('intake', () => {
     await store.getState().loadIntake();
     expect(store.getState().intake).toMatchObject({ status: 'error', error: 'Route GET:/api/intake not found' });
     expect(store.getState().intake.data).toBeUndefined();
+  });
+});
+
+describe('tasks started from "Try it": the person is told when they end or ask', () => {
+  const page = globalThis as { agentHost?: unknown };
+  afterEach(() => {
+    delete page.agentHost;
+  });
+
+  /** The desktop bridge, as far as notifications go: records each one; `refuse` rejects like a shell that cannot show it. */
+  function installBridge(refuse?: string): unknown[] {
+    const shown: unknown[] = [];
+    page.agentHost = {
+      showNotification(notification: unknown) {
+        shown.push(notification);
+        return refuse === undefined ? Promise.resolve() : Promise.reject(new Error(refuse));
+      },
+    };
+    return shown;
+  }
+
+  const echo = { slug: 'echo', display_name: 'Echo' } as AgentInfo;
+  const at = (minute: number): string => `2025-01-01T12:${String(minute).padStart(2, '0')}:00.000Z`;
+
+  /** A store whose page is in front or not as the test says (away by default), with the agents loaded. */
+  async function watching(agents: AgentInfo[] = [echo]): Promise<{ api: FakeApi; store: AppStore; setInFront: (on: boolean) => void }> {
+    const api = new FakeApi();
+    api.agents = agents;
+    let inFront = false;
+    const store = createAppStore(api, { debounceMs: 0, pageInFront: () => inFront });
+    await store.getState().loadAgents();
+    return { api, store, setInFront: (on) => (inFront = on) };
+  }
+
+  const watched = (store: AppStore): string[] => Object.keys(store.getState().watched).sort();
+
+  it('notifies the end of a watched task while the page is not in front, exactly once, then forgets it', async () => {
+    const shown = installBridge();
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    expect(watched(store)).toEqual(['t1']);
+
+    store.getState().receive([statusEvent(10, task(1, 'WORKING', { updated_at: at(1) }))]);
+    expect(shown).toEqual([]);
+    const done = task(1, 'COMPLETED', { updated_at: at(2), output: { message: 'hi', lines: ['a', 'b'] } });
+    store.getState().receive([statusEvent(11, done)]);
+    expect(shown).toEqual([{ title: 'Echo finished', body: '{"message":"hi","lines":["a","b"]}', task_id: 't1' }]);
+    expect(isDesktopNotification(shown[0])).toBe(true);
+    expect(watched(store)).toEqual([]);
+    await flush();
+    expect(store.getState().toasts).toEqual([]);
+
+    // Replayed after a reconnect: it was told already.
+    store.getState().receive([statusEvent(11, done)]);
+    expect(shown).toHaveLength(1);
+  });
+
+  it('says how it failed, was cancelled or what it asks, on one line clipped to the contract', async () => {
+    const shown = installBridge();
+    const long = { slug: 'long', display_name: `The ${'very '.repeat(40)}long agent` } as AgentInfo;
+    const { store } = await watching([echo, long]);
+    for (const n of [1, 2, 3, 4, 5]) store.getState().watchTask(task(n, 'SUBMITTED'), n === 5 ? 'long' : 'echo');
+    store.getState().receive([
+      statusEvent(20, task(1, 'FAILED', { updated_at: at(1), error: { code: 'QUOTA_EXCEEDED', message: 'The CRM allows 500 calls;\n  this run needed 742.' } })),
+      statusEvent(21, task(2, 'CANCELLED', { updated_at: at(1), error: { code: 'CANCELLED', message: 'the task was cancelled' } })),
+      statusEvent(22, task(3, 'INPUT_REQUIRED', { updated_at: at(1), prompt: 'Ship\tit?\n' })),
+      statusEvent(23, task(4, 'COMPLETED', { updated_at: at(1), output: { text: 'x'.repeat(1000) } })),
+      statusEvent(24, task(5, 'COMPLETED', { updated_at: at(1) })),
+    ]);
+    // The question (t3) is not among them: the desktop shell announces every prompt itself.
+    expect(shown.slice(0, 2)).toEqual([
+      { title: 'Echo failed', body: 'The CRM allows 500 calls; this run needed 742.', task_id: 't1' },
+      { title: 'Echo was cancelled', body: 'the task was cancelled', task_id: 't2' },
+    ]);
+    const clipped = shown[2] as { title: string; body: string; task_id: string };
+    expect(clipped.title).toBe('Echo finished');
+    expect(clipped.body).toHaveLength(NOTIFICATION_BODY_MAX);
+    expect(clipped.body).toBe(`{"text":"${'x'.repeat(NOTIFICATION_BODY_MAX - 10)}…`);
+    const named = shown[3] as { title: string; body: string };
+    // Cut at 119 (the last one for "…"), then the space before it goes too.
+    expect(named.title).toBe(`The ${'very '.repeat(23).trimEnd()}…`);
+    expect(named.title.length).toBeLessThanOrEqual(NOTIFICATION_TITLE_MAX);
+    expect(named.body).toBe(''); // no output: nothing to preview
+    expect(shown).toHaveLength(4);
+    for (const notification of shown) expect(isDesktopNotification(notification)).toBe(true);
+    // Only the question is still followed (its end is yet to come).
+    expect(watched(store)).toEqual(['t3']);
+  });
+
+  it('leaves questions to the shell\'s own prompt notification, and tells the end once', async () => {
+    const shown = installBridge();
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    const asking = statusEvent(30, task(1, 'INPUT_REQUIRED', { updated_at: at(1), prompt: 'Which folder?' }));
+    store.getState().receive([asking]);
+    store.getState().receive([asking]);
+    expect(shown).toEqual([]);
+    await flush();
+    expect(store.getState().toasts).toEqual([]);
+
+    store.getState().receive([answerEvent(31, 't1'), statusEvent(32, task(1, 'WORKING', { updated_at: at(2) }))]);
+    // A second question is a new one.
+    store.getState().receive([statusEvent(33, task(1, 'INPUT_REQUIRED', { updated_at: at(3), prompt: 'Overwrite?' }))]);
+    store.getState().receive([statusEvent(34, task(1, 'WORKING', { updated_at: at(4) })), statusEvent(35, task(1, 'COMPLETED', { updated_at: at(5), output: { ok: true } }))]);
+    expect(shown).toEqual([{ title: 'Echo finished', body: '{"ok":true}', task_id: 't1' }]);
+    expect(watched(store)).toEqual([]);
+  });
+
+  it('does not ask a question that was answered within the same batch of events', async () => {
+    const shown = installBridge();
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    store.getState().receive([
+      statusEvent(40, task(1, 'INPUT_REQUIRED', { updated_at: at(1), prompt: 'Sure?' })),
+      answerEvent(41, 't1'),
+      statusEvent(42, task(1, 'WORKING', { updated_at: at(2) })),
+    ]);
+    expect(shown).toEqual([]);
+    expect(watched(store)).toEqual(['t1']);
+  });
+
+  it('shows a toast with a link instead, and no notification, while the page is in front', async () => {
+    const shown = installBridge();
+    const { store, setInFront } = await watching();
+    setInFront(true);
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    store.getState().watchTask(task(2, 'SUBMITTED'), 'echo');
+    store.getState().receive([
+      statusEvent(50, task(1, 'COMPLETED', { updated_at: at(1), output: { message: 'hi' } })),
+      statusEvent(51, task(2, 'INPUT_REQUIRED', { updated_at: at(1), prompt: 'Ship it?' })),
+    ]);
+    await flush();
+    expect(shown).toEqual([]);
+    expect(store.getState().toasts.map(({ id: _id, ...t }) => t)).toEqual([
+      { kind: 'success', message: 'Echo finished: {"message":"hi"}', href: '#/tasks/t1', linkText: 'Open it' },
+      { kind: 'info', message: 'Echo asks for input: Ship it?', href: '#/inbox/t2', linkText: 'Answer it' },
+    ]);
+
+    // The page is left before the end: now it is a notification.
+    setInFront(false);
+    store.getState().receive([statusEvent(52, task(2, 'FAILED', { updated_at: at(3), error: { code: 'E', message: 'boom' } }))]);
+    expect(shown).toEqual([{ title: 'Echo failed', body: 'boom', task_id: 't2' }]);
+    expect(store.getState().toasts).toHaveLength(2);
+  });
+
+  it('shows only the toast in a plain browser (no bridge), in front or not', async () => {
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    store.getState().receive([statusEvent(60, task(1, 'CANCELLED', { updated_at: at(1) }))]);
+    expect(store.getState().toasts.map(({ id: _id, ...t }) => t)).toEqual([
+      { kind: 'info', message: 'Echo was cancelled.', href: '#/tasks/t1', linkText: 'Open it' },
+    ]);
+    expect(watched(store)).toEqual([]);
+  });
+
+  it('falls back to the toast when the shell refuses the notification (or the bridge throws)', async () => {
+    const shown = installBridge('notifications are turned off');
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    store.getState().receive([statusEvent(70, task(1, 'COMPLETED', { updated_at: at(1), output: { message: 'hi' } }))]);
+    expect(shown).toHaveLength(1);
+    await flush();
+    expect(store.getState().toasts.map(({ id: _id, ...t }) => t)).toEqual([
+      { kind: 'success', message: 'Echo finished: {"message":"hi"}', href: '#/tasks/t1', linkText: 'Open it' },
+    ]);
+
+    page.agentHost = {
+      showNotification() {
+        throw new Error('not a DesktopNotification');
+      },
+    };
+    store.getState().watchTask(task(2, 'SUBMITTED'), 'echo');
+    store.getState().receive([statusEvent(71, task(2, 'FAILED', { updated_at: at(1), error: { code: 'E', message: 'boom' } }))]);
+    await flush();
+    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'error', message: 'Echo failed: boom', href: '#/tasks/t2' });
+  });
+
+  it('ignores tasks this page did not start', async () => {
+    const shown = installBridge();
+    const { store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    store.getState().receive([
+      statusEvent(80, task(8, 'INPUT_REQUIRED', { updated_at: at(1), prompt: 'From an orchestrator?' })),
+      statusEvent(81, task(9, 'COMPLETED', { updated_at: at(1) })),
+      statusEvent(82, task(7, 'FAILED', { updated_at: at(1), error: { code: 'E', message: 'boom' } })),
+    ]);
+    await flush();
+    expect(shown).toEqual([]);
+    expect(store.getState().toasts).toEqual([]);
+    expect(watched(store)).toEqual(['t1']);
+  });
+
+  it('tells an end whose events came before the create call answered', async () => {
+    const shown = installBridge();
+    const { store } = await watching();
+    store.getState().receive([statusEvent(90, task(1, 'WORKING', { updated_at: at(1) })), statusEvent(91, task(1, 'COMPLETED', { updated_at: at(2), output: { fast: true } }))]);
+    store.getState().watchTask(task(1, 'SUBMITTED', { updated_at: at(0) }), 'echo');
+    expect(shown).toEqual([{ title: 'Echo finished', body: '{"fast":true}', task_id: 't1' }]);
+    expect(watched(store)).toEqual([]);
+  });
+
+  it('after a `reset`, fetches each watched task again: tells what ended meanwhile, forgets what is gone', async () => {
+    const shown = installBridge();
+    const { api, store } = await watching();
+    for (const n of [1, 2, 3]) store.getState().watchTask(task(n, 'SUBMITTED', { updated_at: at(0) }), 'echo');
+    const detailOf = (t: Task): TaskDetail => ({ task: t, agent_slug: 'echo', agent_url: 'http://h/agents/echo', artifacts: [], deliveries: [], events: [], more_events_before: false });
+    api.details = {
+      t1: detailOf(task(1, 'COMPLETED', { updated_at: at(5), output: { message: 'done while away' } })),
+      t2: detailOf(task(2, 'WORKING', { updated_at: at(5) })),
+      // t3 was deleted meanwhile: 404.
+    };
+    store.getState().receive([{ type: 'reset' }]);
+    await flush();
+    expect([...api.taskCalls].sort()).toEqual(['t1', 't2', 't3']);
+    expect(shown).toEqual([{ title: 'Echo finished', body: '{"message":"done while away"}', task_id: 't1' }]);
+    expect(watched(store)).toEqual(['t2']);
+    expect(store.getState().watched.t2).toMatchObject({ seenAt: at(5) });
+
+    // An older state (an event that was on its way before the refetch) is not news.
+    store.getState().receive([statusEvent(100, task(2, 'INPUT_REQUIRED', { updated_at: at(4), prompt: 'Stale?' }))]);
+    expect(shown).toHaveLength(1);
+    // The stream goes on as usual.
+    store.getState().receive([statusEvent(101, task(2, 'COMPLETED', { updated_at: at(6), output: {} }))]);
+    expect(shown.at(-1)).toEqual({ title: 'Echo finished', body: '{}', task_id: 't2' });
+    expect(watched(store)).toEqual([]);
+  });
+
+  it('keeps a watched task it could not fetch (the host was briefly away) for the next refetch', async () => {
+    const { api, store } = await watching();
+    store.getState().watchTask(task(1, 'SUBMITTED'), 'echo');
+    api.taskDetail = async () => {
+      throw new ApiError(0, 'NETWORK_ERROR', 'host unreachable');
+    };
+    store.getState().refreshAll(Date.now());
+    await flush();
+    expect(api.taskCalls).toEqual(['t1']);
+    expect(watched(store)).toEqual(['t1']);
   });
 });

@@ -25,6 +25,14 @@ describe('IPC arguments', () => {
     expect(parseInvoke(DesktopChannel.getInfo, [])).toEqual({ channel: DesktopChannel.getInfo });
     expect(parseInvoke(DesktopChannel.getLoginItem, [])).toEqual({ channel: DesktopChannel.getLoginItem });
     expect(parseInvoke(DesktopChannel.setLoginItem, [true])).toEqual({ channel: DesktopChannel.setLoginItem, enabled: true });
+    expect(parseInvoke(DesktopChannel.showNotification, [{ title: 'Echo finished', body: '', task_id: ID }])).toEqual({
+      channel: DesktopChannel.showNotification,
+      notification: { title: 'Echo finished', body: '', task_id: ID },
+    });
+    expect(parseInvoke(DesktopChannel.showNotification, [{ title: 't'.repeat(120), body: 'b'.repeat(500) }])).toEqual({
+      channel: DesktopChannel.showNotification,
+      notification: { title: 't'.repeat(120), body: 'b'.repeat(500) },
+    });
   });
 
   it('refuses paths, wrong types and wrong counts', () => {
@@ -41,6 +49,14 @@ describe('IPC arguments', () => {
       [DesktopChannel.setLoginItem, ['true']],
       [DesktopChannel.setLoginItem, [1]],
       [DesktopChannel.getInfo, [1]],
+      [DesktopChannel.showNotification, [{ title: '   ', body: '' }]],
+      [DesktopChannel.showNotification, [{ title: 't'.repeat(121), body: '' }]],
+      [DesktopChannel.showNotification, [{ title: 't', body: 'b'.repeat(501) }]],
+      [DesktopChannel.showNotification, [{ title: 't', body: '', task_id: '../../x' }]],
+      [DesktopChannel.showNotification, [{ title: 't', body: '', icon: '/etc/passwd' }]],
+      [DesktopChannel.showNotification, [{ title: 't' }]],
+      [DesktopChannel.showNotification, ['Echo finished']],
+      [DesktopChannel.showNotification, [['t', 'b']]],
       [DesktopChannel.openPrompt, [ID]],
       ['agent-host:shell:exec', ['rm -rf /']],
     ];

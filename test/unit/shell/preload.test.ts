@@ -49,7 +49,7 @@ describe('preload bundle', () => {
     const { exposed, required, bridge } = loadPreload();
     expect(required).toEqual(['electron']);
     expect(Object.keys(exposed)).toEqual(['agentHost']);
-    expect(Object.keys(bridge).sort()).toEqual(['getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem']);
+    expect(Object.keys(bridge).sort()).toEqual(['getInfo', 'getLoginItem', 'onOpenPrompt', 'openArtifact', 'revealArtifact', 'setLoginItem', 'showNotification']);
   });
 
   it('sends valid calls on their channels', async () => {
@@ -59,12 +59,14 @@ describe('preload bundle', () => {
     await bridge.getInfo();
     await bridge.getLoginItem();
     await bridge.setLoginItem(true);
+    await bridge.showNotification({ title: 'Echo finished', body: 'ok', task_id: ID });
     expect(invoked).toEqual([
       { channel: DesktopChannel.revealArtifact, args: [ID] },
       { channel: DesktopChannel.openArtifact, args: [ID] },
       { channel: DesktopChannel.getInfo, args: [] },
       { channel: DesktopChannel.getLoginItem, args: [] },
       { channel: DesktopChannel.setLoginItem, args: [true] },
+      { channel: DesktopChannel.showNotification, args: [{ title: 'Echo finished', body: 'ok', task_id: ID }] },
     ]);
   });
 
@@ -73,6 +75,9 @@ describe('preload bundle', () => {
     await expect(bridge.revealArtifact('../../etc/passwd')).rejects.toThrow(/artifact id/);
     await expect(bridge.openArtifact(42 as unknown as string)).rejects.toThrow(/artifact id/);
     await expect(bridge.setLoginItem('yes' as unknown as boolean)).rejects.toThrow(/true or false/);
+    await expect(bridge.showNotification({ title: '', body: 'x' })).rejects.toThrow(/title, body/);
+    await expect(bridge.showNotification({ title: 't', body: 'x'.repeat(501) })).rejects.toThrow(/title, body/);
+    await expect(bridge.showNotification({ title: 't', body: '', task_id: '../x' })).rejects.toThrow(/title, body/);
     expect(() => bridge.onOpenPrompt('x' as unknown as () => void)).toThrow(/function/);
     expect(invoked).toEqual([]);
   });

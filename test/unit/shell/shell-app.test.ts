@@ -197,6 +197,24 @@ describe('desktop shell', () => {
     expect(fake.shellCalls).toEqual([]);
   });
 
+  it('shows the page\'s notification; its click brings the window up on that task', async () => {
+    const { fake, window, shell } = await startShell();
+    const own = { contentsId: window().webContents.id, frameUrl: `${shell.host.controlUrl}/` };
+    const taskId = '3f1c2a9e-5b7d-4c1e-9f0a-1b2c3d4e5f60';
+    await fake.invoke(DesktopChannel.showNotification, own, { title: 'Echo finished', body: '<b>done</b>', task_id: taskId });
+    const [notification] = FakeNotification.instances;
+    expect(notification!.options).toMatchObject({ title: 'Echo finished', body: '&lt;b&gt;done&lt;/b&gt;' });
+    expect(notification!.shown).toBe(true);
+    window().hide();
+    notification!.emit('click');
+    expect(window().visible).toBe(true);
+    await vi.waitFor(() => expect(window().loaded.at(-1)?.split("#")[1]).toBe(`/tasks/${taskId}`));
+    await expect(fake.invoke(DesktopChannel.showNotification, { ...own, frameUrl: 'https://evil.example/' }, { title: 'x', body: '' })).rejects.toThrow(
+      /not Agent Host's own/,
+    );
+    expect(FakeNotification.instances).toHaveLength(1);
+  });
+
   it('reveals and opens a real artifact file, and refuses one that would run', async () => {
     const { fake, window, shell, a2a } = await startShell();
     const own = { contentsId: window().webContents.id, frameUrl: `${shell.host.controlUrl}/` };
