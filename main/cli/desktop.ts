@@ -41,6 +41,8 @@ export async function prepareDesktop(print: (line: string) => void): Promise<Des
   const found = findElectronBinary();
   if ('reason' in found) return { available: false, reason: found.reason };
   if (!existsSync(SHELL_ENTRY)) return { available: false, reason: 'this build has no desktop shell' };
+  const display = missingDisplayReason();
+  if (display) return { available: false, reason: display };
   const native = await ensureElectronNativeBuild(print);
   if (native) return { available: false, reason: native };
   return {
@@ -53,6 +55,17 @@ export async function prepareDesktop(print: (line: string) => void): Promise<Des
         child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
       }),
   };
+}
+
+/**
+ * On Linux and the BSDs a window needs an X11 or Wayland display: without one (an SSH session, a
+ * server) the app would only fail, so the host starts headless instead. macOS and Windows always
+ * have their desktop.
+ */
+export function missingDisplayReason(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (platform === 'darwin' || platform === 'win32') return undefined;
+  if (env['DISPLAY'] || env['WAYLAND_DISPLAY']) return undefined;
+  return 'no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)';
 }
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

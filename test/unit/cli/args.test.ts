@@ -77,3 +77,14 @@ describe('--hidden (the desktop app starts in the tray)', () => {
     expect(() => parseCommand(['--hidden', '--headless'])).toThrow(/--hidden is for the desktop app/);
   });
 });
+
+describe('desktop or headless', () => {
+  it('starts headless where no display exists to open a window on', async () => {
+    const { missingDisplayReason } = await import('../../../build/main/cli/desktop.js');
+    expect(missingDisplayReason('linux', {})).toMatch(/no display .*DISPLAY and WAYLAND_DISPLAY are unset/);
+    expect(missingDisplayReason('linux', { DISPLAY: ':0' })).toBeUndefined();
+    expect(missingDisplayReason('freebsd', { WAYLAND_DISPLAY: 'wayland-0' })).toBeUndefined();
+    expect(missingDisplayReason('darwin', {})).toBeUndefined();
+    expect(missingDisplayReason('win32', {})).toBeUndefined();
+  });
+});
