@@ -6,6 +6,7 @@ import { prepareDesktop } from './desktop.js';
 import { runHeadless } from './run-host.js';
 import { runDeliveries } from './run-deliveries.js';
 import { runTokens } from './run-tokens.js';
+import { runUiLink } from './run-ui-link.js';
 import { appVersion } from './version.js';
 
 const print = (line: string): void => {
@@ -37,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
         return runTokens(command, print);
       case 'deliveries':
         return runDeliveries(command, print);
+      case 'ui-link':
+        return runUiLink(command, print, printError);
       case 'host': {
         if (!command.headless) {
           const desktop = await prepareDesktop(print);

@@ -9,6 +9,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage:
   agent-host [--headless] [options]        run the host (the desktop app where it is installed)
+  agent-host ui-link                       print a fresh one-time link to the running host's desk UI
   agent-host tokens create --name NAME     create an API token (shown once)
   agent-host tokens list                   list API tokens (no secrets)
   agent-host tokens revoke TOKEN_ID        revoke an API token
@@ -55,7 +56,12 @@ export type DeliveriesCommand =
   | { kind: 'deliveries'; action: 'list'; taskId?: string; state?: DeliveryState; limit: number; dataDir?: string }
   | { kind: 'deliveries'; action: 'redeliver'; deliveryId: number; dataDir?: string };
 
-export type Command = HostCommand | TokensCommand | DeliveriesCommand | { kind: 'help' } | { kind: 'version' };
+export interface UiLinkCommand {
+  kind: 'ui-link';
+  dataDir?: string;
+}
+
+export type Command = HostCommand | TokensCommand | DeliveriesCommand | UiLinkCommand | { kind: 'help' } | { kind: 'version' };
 
 export function parseCommand(argv: string[]): Command {
   let parsed;
@@ -107,6 +113,10 @@ export function parseCommand(argv: string[]): Command {
     throw new UsageError(`unknown tokens action ${JSON.stringify(action ?? '')}: use create, list or revoke`);
   }
   if (positionals[0] === 'deliveries') return parseDeliveries(positionals, values, withDataDir);
+  if (positionals[0] === 'ui-link') {
+    if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])} after ui-link`);
+    return { kind: 'ui-link', ...withDataDir };
+  }
   if (values.task !== undefined || values.state !== undefined || values.limit !== undefined) {
     throw new UsageError('--task, --state and --limit go with deliveries list');
   }

@@ -23,6 +23,7 @@ import { TaskPurge } from './store/task-purge.js';
 import { TaskQueries } from './store/task-queries.js';
 import { TaskStore } from './store/task-store.js';
 import { TokenStore } from './store/token-store.js';
+import { UiLoginStore } from './store/ui-login-store.js';
 import { Intake, type IntakeControl } from './tasks/intake.js';
 import { TaskPromptFeed, type PromptFeed } from './tasks/prompt-feed.js';
 import { RetentionJob } from './tasks/retention-job.js';
@@ -110,6 +111,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const { deliveries, notifier } = setUpNotifications({ db, store, agents: registry, settings: config.notifications, logger });
     const runtime = new AgentRuntime({ store, agents: registry, artifactsRoot: layout.artifacts, runtime: config.runtime, logger });
     const changes = new HostChanges();
+    const uiLogins = new UiLoginStore(db);
     const intake = new Intake({ configFile: layout.config, settings: config.intake, changes, logger });
     if (intake.isPaused()) logger.warn({ paused_at: intake.state().paused_at }, 'intake is paused: new tasks are refused until it is resumed');
     const service = new TaskService(store, runtime, intake);
@@ -156,7 +158,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       tokens,
       deliveries,
       changes,
-      sessions: new SessionRegistry(),
+      sessions: new SessionRegistry(uiLogins),
       retention,
       intake,
       a2aUrl: reachableUrl(config.server.host, port),
@@ -170,6 +172,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       throw err;
     });
     const controlServer = control.server;
+    // Where `agent-host ui-link`, run in another process, finds this host.
+    uiLogins.announce(process.pid, control.url);
     notifier.onAttempt(() => changes.emit('deliveries'));
     notifier.start();
     retention.start();
@@ -184,6 +188,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         // in the grace that is left); before the DB closes, since attempts are recorded in it.
         await notifier.stop(Math.max(0, graceEnds - Date.now()));
         await retention.stop();
+        uiLogins.withdraw(process.pid);
         db.close();
       })();
       return closing;

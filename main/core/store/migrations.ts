@@ -157,4 +157,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tasks_agent_seq ON tasks (agent_slug, seq);
     `,
   },
+  {
+    version: 4,
+    name: 'desk UI: login links minted by the command line, and the running host\'s address',
+    // `agent-host ui-link` runs in another process than the host: it finds the running host's
+    // control address in host_presence and leaves a one-time login token (hashed, short-lived) in
+    // ui_login_tokens, which the host's control API consumes like its own.
+    sql: `
+      CREATE TABLE ui_login_tokens (
+        token_hash  TEXT PRIMARY KEY,
+        expires_at  TEXT NOT NULL
+      );
+      CREATE TABLE host_presence (
+        id           INTEGER PRIMARY KEY CHECK (id = 1),
+        pid          INTEGER NOT NULL,
+        control_url  TEXT NOT NULL,
+        started_at   TEXT NOT NULL
+      );
+    `,
+  },
 ];

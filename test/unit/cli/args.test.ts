@@ -88,3 +88,11 @@ describe('desktop or headless', () => {
     expect(missingDisplayReason('win32', {})).toBeUndefined();
   });
 });
+
+describe('ui-link', () => {
+  it('takes only --data-dir', () => {
+    expect(parseCommand(['ui-link'])).toEqual({ kind: 'ui-link' });
+    expect(parseCommand(['ui-link', '--data-dir', '/d'])).toEqual({ kind: 'ui-link', dataDir: '/d' });
+    expect(() => parseCommand(['ui-link', 'now'])).toThrow(/unexpected argument "now" after ui-link/);
+  });
+});

@@ -32,7 +32,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     },
     async (request, reply) => {
       const opened = sessions.exchange(request.body.token);
-      if (!opened) throw new HostError(401, ErrorCode.UNAUTHORIZED, 'this token is unknown or was used already; restart Agent Host for a new one');
+      if (!opened) throw new HostError(401, ErrorCode.UNAUTHORIZED, 'this token is unknown, expired or was used already; `agent-host ui-link` prints a new link');
       reply.header('set-cookie', sessionCookie(opened.id));
       return info(opened.session);
     },
