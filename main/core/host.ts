@@ -78,6 +78,8 @@ export interface RunningHost {
   prompts: PromptFeed;
   /** Stops intake, lets running tasks finish or see cancel within the grace period, closes the DB. */
   close(): Promise<void>;
+  /** While close() runs: the parts it still waits for (to say what holds a shutdown that takes long). */
+  pendingClose(): string[];
 }
 
 /**
@@ -179,15 +181,28 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     retention.start();
 
     let closing: Promise<void> | undefined;
+    const pending = new Set<string>();
+    const track = async (part: string, work: () => Promise<void>): Promise<void> => {
+      pending.add(part);
+      try {
+        await work();
+      } finally {
+        pending.delete(part);
+      }
+    };
     const close = (): Promise<void> => {
       closing ??= (async () => {
         shuttingDown = true;
         const graceEnds = Date.now() + config.runtime.shutdown_grace_ms;
-        await Promise.all([server.close(), controlServer.close(), runtime.shutdown(config.runtime.shutdown_grace_ms)]);
+        await Promise.all([
+          track('A2A server', () => server.close()),
+          track('control server', () => controlServer.close()),
+          track('running tasks', () => runtime.shutdown(config.runtime.shutdown_grace_ms)),
+        ]);
         // After the runtime, so the tasks' final status changes are queued (and, if due, attempted
         // in the grace that is left); before the DB closes, since attempts are recorded in it.
-        await notifier.stop(Math.max(0, graceEnds - Date.now()));
-        await retention.stop();
+        await track('webhook deliveries', () => notifier.stop(Math.max(0, graceEnds - Date.now())));
+        await track('retention job', () => retention.stop());
         uiLogins.withdraw(process.pid);
         db.close();
       })();
@@ -203,6 +218,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       retention,
       intake,
       prompts,
+      pendingClose: () => [...pending],
       close,
     };
   } catch (err) {

@@ -19,6 +19,9 @@ import { describeStartupFailure } from './startup-failure.js';
 import { AppTray } from './tray.js';
 import { MAX_MENU_PROMPTS, type TrayAction, type TrayState } from './tray-model.js';
 
+/** What closing the host may take beyond the tasks' grace period before quitting goes on without it. */
+const HOST_CLOSE_MARGIN_MS = 10_000;
+
 /** Where the shell's own files are: the app root (the repo, or app.asar when packaged). */
 export interface ShellPaths {
   preload: string;
@@ -241,7 +244,13 @@ export async function runShell(electron: ShellElectron, paths: ShellPaths, runti
       { name: 'close-window', run: () => window.destroy() },
       // Stops intake, lets running tasks finish or see cancel within the grace period, flushes
       // due webhook deliveries, closes the database (RunningHost.close, in that order).
-      { name: 'close-host', run: () => host.close() },
+      {
+        name: 'close-host',
+        run: () => host.close(),
+        // The grace period, plus time for the servers and the database: then quit regardless.
+        timeoutMs: host.config.runtime.shutdown_grace_ms + HOST_CLOSE_MARGIN_MS,
+        describeWait: () => host.pendingClose().join(', '),
+      },
       { name: 'remove-tray', run: () => tray.destroy() },
     ],
     log,

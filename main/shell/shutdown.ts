@@ -8,6 +8,12 @@
 export interface ShutdownStep {
   name: string;
   run: () => void | Promise<void>;
+  /**
+   * Past this many ms the step counts as failed and quitting goes on: an app must not hang on
+   * quit. `describeWait` says what the step was still waiting for, for the log.
+   */
+  timeoutMs?: number;
+  describeWait?: () => string;
 }
 
 export interface ShutdownReport {
@@ -33,7 +39,7 @@ export class ShutdownSequence {
       const report: ShutdownReport = { completed: [], failed: [] };
       for (const step of this.steps) {
         try {
-          await step.run();
+          await withTimeout(step);
           report.completed.push(step.name);
         } catch (err) {
           const error = (err as Error).message ?? String(err);
@@ -45,4 +51,23 @@ export class ShutdownSequence {
     })();
     return this.running;
   }
+}
+
+function withTimeout(step: ShutdownStep): Promise<void> {
+  // Started at once (not a tick later): the first steps' effects are visible as soon as quit begins.
+  let work: Promise<void>;
+  try {
+    work = Promise.resolve(step.run());
+  } catch (err) {
+    work = Promise.reject(err as Error);
+  }
+  if (step.timeoutMs === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const waiting = step.describeWait?.();
+      reject(new Error(`timed out after ${step.timeoutMs} ms${waiting ? `; still waiting for: ${waiting}` : ''}`));
+    }, step.timeoutMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

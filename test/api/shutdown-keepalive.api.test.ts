@@ -4,6 +4,7 @@
  * keep-alive timeout (72 s). Its answer closes the connection instead.
  */
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from '../support/test-host.js';
 
@@ -61,4 +62,20 @@ describe('shutdown with a request in flight', () => {
       agent.destroy();
     });
   }
+
+  it('connections that never sent a request (a browser\'s spare ones) do not hold the close either', async () => {
+    t = await startTestHost();
+    const idle = await Promise.all(
+      [t.url, t.controlUrl].map(
+        (url) =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(Number(new URL(url).port), '127.0.0.1', () => resolve(socket));
+            socket.on('error', reject);
+          }),
+      ),
+    );
+    const closedBy = idle.map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())));
+    await t.host.close();
+    await Promise.all(closedBy);
+  });
 });

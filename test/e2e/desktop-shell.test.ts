@@ -121,10 +121,12 @@ describe.skipIf(missing !== undefined)('desktop app (shell + UI in Chromium, Ele
     await expect.poll(async () => (await getTask(url, 'echo', slow.task_id)).status, POLL).toBe('WORKING');
     expect(workerProcesses()).toHaveLength(1);
     FakeTray.instances.at(-1)!.click('Quit Agent Host');
+    // The same run the click started: if a step failed or timed out, its error says what held it.
+    expect((await shell.quit()).failed).toEqual([]);
     expect(await fake.app.exited).toBe(0);
     await expect(fetch(`${url}/agents`)).rejects.toThrow();
     await expect(fetch(`${controlUrl}/`)).rejects.toThrow();
     expect(workerProcesses()).toEqual([]);
     expect(windows.pageErrors).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -1,4 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { clientErrorHandler, frameworkErrorHandler } from './error-handler.js';
 
@@ -33,10 +35,25 @@ export function createFastify(pinoLogger: Logger, bodyLimit: number): FastifyIns
   // Node's server.close() closes the idle keep-alive connections once, then waits for the others:
   // a response still in progress when the host starts closing would leave its connection open
   // until keepAliveTimeout (72 s), holding the shutdown. Answers sent while closing close theirs.
+  // Nor does it close a connection that never sent a request (browsers open spare ones ahead of
+  // need): those would hold it until the headers timeout. They are ended when the close begins
+  // and once more when it is done listening.
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  const endUnused = (): void => {
+    for (const socket of unused) socket.destroy();
+    unused.clear();
+  };
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    endUnused();
   });
+  app.addHook('onClose', async () => endUnused());
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     return payload;

@@ -38,4 +38,20 @@ describe('shutdown sequence', () => {
     expect(order).toEqual(['window', 'host']);
     expect(logged).toEqual([{ message: 'shutdown step failed', detail: { step: 'notifications', error: 'boom' } }]);
   });
+
+  it('a step past its time limit fails, saying what it still waited for, and quitting goes on', async () => {
+    const order: string[] = [];
+    const sequence = new ShutdownSequence(
+      [
+        { name: 'close-host', run: () => new Promise<void>(() => undefined), timeoutMs: 50, describeWait: () => 'control server' },
+        { name: 'remove-tray', run: () => void order.push('tray') },
+      ],
+      () => undefined,
+    );
+    expect(await sequence.run()).toEqual({
+      completed: ['remove-tray'],
+      failed: [{ name: 'close-host', error: 'timed out after 50 ms; still waiting for: control server' }],
+    });
+    expect(order).toEqual(['tray']);
+  });
 });
