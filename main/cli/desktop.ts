@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasElectronNativeBuild } from '../packaging/native-binding-path.js';
+import { hasElectronNativeBuild, installedElectronVersion } from '../packaging/native-binding-path.js';
 
 export type DesktopAvailability =
   | { available: true; electronPath: string; launch: (argv: string[]) => Promise<number> }
@@ -72,7 +72,8 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Builds better-sqlite3 for the installed Electron if needed; the reason it could not, or undefined. */
 async function ensureElectronNativeBuild(print: (line: string) => void): Promise<string | undefined> {
-  const version = (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('electron/package.json'), 'utf8')) as { version: string }).version;
+  const version = installedElectronVersion();
+  if (version === undefined) return "Electron is not installed (no 'electron' package)";
   if (hasElectronNativeBuild(PROJECT_ROOT, version)) return undefined;
   print(`Building better-sqlite3 for Electron ${version} (first start only)…`);
   try {

@@ -16,7 +16,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { nativeBindingPath, type NativeRuntime } from './native-binding-path.js';
+import { installedElectronVersion, nativeBindingPath, type NativeRuntime } from './native-binding-path.js';
 
 const require = createRequire(import.meta.url);
 
@@ -95,12 +95,9 @@ export function parseOptions(argv: string[], root = PROJECT_ROOT): BuildNativeOp
 
 function defaultTarget(runtime: NativeRuntime): string {
   if (runtime === 'node') return process.versions.node;
-  try {
-    // Read the manifest only: requiring electron's index would try to download its binary.
-    return (JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    throw new UsageError('electron is not installed in node_modules: pass --target VERSION');
-  }
+  const version = installedElectronVersion();
+  if (version === undefined) throw new UsageError('electron is not installed in node_modules: pass --target VERSION');
+  return version;
 }
 
 /** Describes what a build is for; kept next to the binary so `--skip-if-built` can trust it. */

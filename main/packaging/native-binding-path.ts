@@ -5,8 +5,22 @@
  * (no build tooling): the shell passes `nativeBindingPath(app root, electron target)` to the host
  * core's `nativeBinding` option. Written by build-native.ts (`npm run native:electron`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+/**
+ * The version of the `electron` package in node_modules, or undefined when it is not installed.
+ * Only its manifest is read: requiring electron's index would try to download its binary.
+ */
+export function installedElectronVersion(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('electron/package.json');
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+}
 
 export type NativeRuntime = 'node' | 'electron';
 

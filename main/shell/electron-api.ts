@@ -13,13 +13,11 @@ export interface ShellElectron {
     | 'on'
     | 'quit'
     | 'exit'
-    | 'getVersion'
     | 'setPath'
     | 'getLoginItemSettings'
     | 'setLoginItemSettings'
     | 'setBadgeCount'
-    | 'isPackaged'
-  > & { dock?: Pick<Electron.Dock, 'show' | 'hide'> | undefined };
+  >;
   BrowserWindow: new (options: Electron.BrowserWindowConstructorOptions) => ShellBrowserWindow;
   Tray: new (image: Electron.NativeImage) => ShellTray;
   Menu: Pick<typeof Electron.Menu, 'buildFromTemplate'>;
@@ -33,12 +31,12 @@ export interface ShellElectron {
 
 export type ShellWebContents = Pick<
   Electron.WebContents,
-  'id' | 'send' | 'on' | 'setWindowOpenHandler' | 'isLoading' | 'isDestroyed' | 'getURL'
+  'id' | 'send' | 'on' | 'setWindowOpenHandler' | 'isDestroyed' | 'getURL'
 >;
 
 export type ShellBrowserWindow = Pick<
   Electron.BrowserWindow,
-  'loadURL' | 'show' | 'hide' | 'focus' | 'restore' | 'isMinimized' | 'isVisible' | 'isFocused' | 'isDestroyed' | 'destroy' | 'on' | 'once'
+  'loadURL' | 'show' | 'hide' | 'focus' | 'restore' | 'isMinimized' | 'isVisible' | 'isFocused' | 'isDestroyed' | 'destroy' | 'on'
 > & { webContents: ShellWebContents };
 
 export type ShellTray = Pick<Electron.Tray, 'setContextMenu' | 'setToolTip' | 'setImage' | 'setTitle' | 'on' | 'destroy' | 'isDestroyed'>;

@@ -1,9 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findElectronBinary } from '../../build/main/cli/desktop.js';
-import { nativeBindingPath } from '../../build/main/packaging/native-binding-path.js';
+import { installedElectronVersion, nativeBindingPath } from '../../build/main/packaging/native-binding-path.js';
 
 export const APP_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SHELL_ENTRY = fileURLToPath(new URL('../../build/main/shell/electron-main.js', import.meta.url));
@@ -16,7 +15,7 @@ export const SHELL_ENTRY = fileURLToPath(new URL('../../build/main/shell/electro
 export function electronMissingReason(): string | undefined {
   const found = findElectronBinary();
   if ('reason' in found) return `${found.reason}; the shell is covered under plain Node by test/unit/shell instead`;
-  const version = electronVersion();
+  const version = installedElectronVersion() ?? '';
   const binding = nativeBindingPath(APP_ROOT, { runtime: 'electron', version, platform: process.platform, arch: process.arch });
   if (!existsSync(binding)) return `better-sqlite3 has no build for Electron ${version} (${binding}); run npm run native:electron`;
   if (process.platform === 'linux' && !process.env['DISPLAY'] && spawnSync('which', ['Xvfb']).status !== 0) {
@@ -29,11 +28,6 @@ export function electronBinary(): string {
   const found = findElectronBinary();
   if ('reason' in found) throw new Error(found.reason);
   return found.path;
-}
-
-function electronVersion(): string {
-  const manifest = createRequire(import.meta.url).resolve('electron/package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 /** A display for Electron's window on Linux: the one there is, or a private Xvfb. */

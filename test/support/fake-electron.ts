@@ -38,9 +38,6 @@ export class FakeWebContents extends EventEmitter {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
-  isLoading(): boolean {
-    return false;
-  }
   isDestroyed(): boolean {
     return this.destroyed;
   }
@@ -189,7 +186,6 @@ export interface FakeElectron {
 }
 
 export class FakeApp extends EventEmitter {
-  isPackaged = false;
   lockAvailable = true;
   exitCode: number | undefined;
   readonly exited: Promise<number>;
@@ -207,9 +203,6 @@ export class FakeApp extends EventEmitter {
   }
   whenReady(): Promise<void> {
     return Promise.resolve();
-  }
-  getVersion(): string {
-    return '0.0.0-test';
   }
   setPath(name: string, path: string): void {
     this.paths[name] = path;
